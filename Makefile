@@ -1,0 +1,41 @@
+# Folio: `make run` starts the app, `make test` runs the whole suite; both set up .venv and models/ first.
+PYTHON ?= python3.11
+VENV := .venv
+BIN := $(VENV)/bin
+STAMP := $(VENV)/.folio-setup
+export HF_HUB_OFFLINE := 1
+export TRANSFORMERS_OFFLINE := 1
+
+.PHONY: setup run test lint models package clean
+
+setup: $(STAMP) models
+
+$(BIN)/python:
+	$(PYTHON) -m venv $(VENV)
+	$(BIN)/python -m pip install --quiet --upgrade pip
+
+# torch first and pinned: a looser requirement pulls a multi-GB CUDA build.
+# llama-cpp-python builds from source; a non-native build avoids AMX kernels that crash here
+# and runs on other people's laptops.
+$(STAMP): pyproject.toml | $(BIN)/python
+	$(BIN)/pip install --quiet torch==2.13.0
+	CMAKE_ARGS="-DGGML_NATIVE=OFF" $(BIN)/pip install --quiet -e '.[dev]'
+	touch $(STAMP)
+
+models: $(STAMP)
+	$(BIN)/python packaging/install_models.py models
+
+run: setup
+	$(BIN)/python -m app
+
+lint: setup
+	$(BIN)/ruff check app tests benchmarks packaging
+	$(BIN)/ruff format --check app tests benchmarks packaging
+	$(BIN)/mypy
+	$(BIN)/lint-imports
+
+test: setup lint
+	QT_QPA_PLATFORM=offscreen $(BIN)/python -m pytest
+
+clean:
+	rm -rf $(VENV) build dist .pytest_cache .mypy_cache .ruff_cache

@@ -1,0 +1,216 @@
+"""The `folio` command line (ARCHITECTURE.md §4): JSON on stdout with --json, logs on stderr."""
+
+from __future__ import annotations
+
+import argparse
+import contextlib
+import json
+import logging
+import sys
+from collections.abc import Callable, Iterator
+from pathlib import Path
+from typing import Any, TextIO
+
+from app.cli_ask import add_ask_parser, run_ask
+from app.core import paths
+from app.core.config import load_settings
+from app.core.errors import Cancelled, FolioError, UsageError
+from app.core.ingest.pipeline import IngestProgress
+from app.core.qa import Folio, build_services
+
+EXIT_OK, EXIT_FAILED, EXIT_USAGE = 0, 1, 2
+
+
+def _common_options() -> argparse.ArgumentParser:
+    """--library and --json, shared by every subcommand."""
+    parser = argparse.ArgumentParser(add_help=False)
+    parser.add_argument(
+        "--library",
+        type=Path,
+        default=None,
+        help="library folder (default: FOLIO_LIBRARY or the app-data dir)",
+    )
+    parser.add_argument("--json", action="store_true", help="print one JSON document on stdout")
+    return parser
+
+
+def build_parser() -> argparse.ArgumentParser:
+    parser = argparse.ArgumentParser(
+        prog="folio", description="Ask questions about your own documents, offline."
+    )
+    sub = parser.add_subparsers(dest="command", metavar="COMMAND")
+    common = [_common_options()]
+
+    ingest = sub.add_parser("ingest", parents=common, help="add or update files and folders (recursive)")
+    ingest.add_argument("paths", nargs="+", type=Path, metavar="PATH")
+
+    search = sub.add_parser("search", parents=common, help="find the passages that match a question")
+    search.add_argument("question")
+    search.add_argument("-k", type=int, default=None, help="number of passages (default: settings)")
+
+    sub.add_parser("documents", parents=common, help="list the documents in the library")
+
+    remove = sub.add_parser("remove", parents=common, help="remove a document (by name, path or id)")
+    remove.add_argument("document")
+
+    verify = sub.add_parser(
+        "verify", parents=common, help="check store, vector index and keyword tables agree"
+    )
+    verify.add_argument("--repair", action="store_true", help="rebuild what disagrees")
+
+    add_ask_parser(sub, parents=common)
+    return parser
+
+
+@contextlib.contextmanager
+def _stdout_reserved_for_json(enabled: bool) -> Iterator[TextIO]:
+    """With --json, anything a library prints goes to stderr; the JSON goes to the real stdout."""
+    real = sys.stdout
+    if not enabled:
+        yield real
+        return
+    sys.stdout = sys.stderr
+    try:
+        yield real
+    finally:
+        sys.stdout = real
+
+
+def _emit(out: TextIO, data: dict[str, Any]) -> None:
+    out.write(json.dumps(data, ensure_ascii=False, indent=2) + "\n")
+    out.flush()
+
+
+def _open(args: argparse.Namespace) -> Folio:
+    settings = load_settings()
+    library = args.library or paths.default_library_dir()
+    return build_services(settings, Path(library).expanduser())
+
+
+def _progress_printer(out: TextIO) -> Callable[[IngestProgress], None]:
+    def show(progress: IngestProgress) -> None:
+        if (
+            progress.stage == "parsing"
+            and progress.pages_done % 25
+            and progress.pages_done != progress.pages_total
+        ):
+            return
+        name = Path(progress.path).name
+        where = f"[{progress.file_index + 1}/{progress.file_count}]"
+        print(f"{where} {name}: page {progress.pages_done}/{progress.pages_total}", file=out)
+
+    return show
+
+
+def cmd_ingest(args: argparse.Namespace, folio: Folio, out: TextIO) -> int:
+    report = folio.ingest(args.paths, progress=None if args.json else _progress_printer(sys.stderr))
+    if args.json:
+        _emit(out, report.to_json())
+    else:
+        for item in report.files:
+            detail = item.error if item.status == "failed" else f"{item.pages} pages, {item.chunks} chunks"
+            print(f"{item.status:9} {item.document}: {detail}", file=out)
+        print(
+            f"{len(report.files)} files in {report.elapsed_ms / 1000:.1f} s, {len(report.failed)} failed",
+            file=out,
+        )
+    if report.cancelled:
+        return EXIT_FAILED
+    return EXIT_FAILED if report.failed else EXIT_OK
+
+
+def cmd_search(args: argparse.Namespace, folio: Folio, out: TextIO) -> int:
+    if not args.question.strip():
+        raise UsageError("the question is empty")
+    result = folio.search(args.question, args.k)
+    if args.json:
+        _emit(out, result.to_json())
+        return EXIT_OK
+    for n, hit in enumerate(result.hits, start=1):
+        pages = f"p. {hit.page}" if hit.page == hit.page_end else f"pp. {hit.page}-{hit.page_end}"
+        snippet = hit.text if len(hit.text) <= 240 else hit.text[:237] + "..."
+        print(
+            f"{n}. {hit.document}, {pages}  (score {hit.score:.4f}, similarity {hit.similarity:.2f})",
+            file=out,
+        )
+        print(f"   {snippet}", file=out)
+    if not result.hits:
+        print("no passages found", file=out)
+    print(f"retrieval {result.retrieval_ms:.0f} ms", file=out)
+    return EXIT_OK
+
+
+def cmd_documents(args: argparse.Namespace, folio: Folio, out: TextIO) -> int:
+    docs = folio.documents()
+    if args.json:
+        _emit(out, {"documents": [d.to_json() for d in docs]})
+        return EXIT_OK
+    for doc in docs:
+        print(f"{doc.id:5}  {doc.name}  ({doc.pages} pages, {doc.chunks} chunks)  {doc.path}", file=out)
+    print(f"{len(docs)} documents", file=out)
+    return EXIT_OK
+
+
+def cmd_remove(args: argparse.Namespace, folio: Folio, out: TextIO) -> int:
+    info = folio.remove(args.document)
+    if args.json:
+        _emit(out, {"removed": info.to_json()})
+    else:
+        print(f"removed {info.name} ({info.chunks} chunks)", file=out)
+    return EXIT_OK
+
+
+def cmd_verify(args: argparse.Namespace, folio: Folio, out: TextIO) -> int:
+    report = folio.verify(repair=args.repair)
+    if args.json:
+        _emit(out, report.to_json())
+    else:
+        state = "ok" if report.ok else "PROBLEMS"
+        print(
+            f"{state}: {report.documents} documents, {report.chunks} chunks, {report.vectors} vectors",
+            file=out,
+        )
+        for problem in report.problems:
+            print(f"  problem: {problem}", file=out)
+        for fix in report.repaired:
+            print(f"  repaired: {fix}", file=out)
+    return EXIT_OK if report.ok else EXIT_FAILED
+
+
+COMMANDS: dict[str, Callable[[argparse.Namespace, Folio, TextIO], int]] = {
+    "ingest": cmd_ingest,
+    "search": cmd_search,
+    "documents": cmd_documents,
+    "remove": cmd_remove,
+    "verify": cmd_verify,
+    "ask": lambda args, folio, out: run_ask(args, folio),
+}
+
+
+def run_cli(argv: list[str]) -> int:
+    logging.basicConfig(stream=sys.stderr, level=logging.WARNING, format="folio: %(message)s")
+    logging.getLogger("pypdf").setLevel(logging.ERROR)
+    parser = build_parser()
+    args = parser.parse_args(argv)
+    if args.command is None:
+        parser.print_help(sys.stderr)
+        return EXIT_USAGE
+    with _stdout_reserved_for_json(args.json) as out:
+        folio: Folio | None = None
+        try:
+            folio = _open(args)
+            return COMMANDS[args.command](args, folio, out)
+        except UsageError as exc:
+            print(f"folio: {exc}", file=sys.stderr)
+            return EXIT_USAGE
+        except FolioError as exc:
+            print(f"folio: {exc}", file=sys.stderr)
+            if args.json:
+                _emit(out, {"error": str(exc)})
+            return EXIT_FAILED
+        except (Cancelled, KeyboardInterrupt):
+            print("folio: cancelled", file=sys.stderr)
+            return EXIT_FAILED
+        finally:
+            if folio is not None:
+                folio.close()

@@ -1,0 +1,1 @@
+"""Qt-free core of Folio: ingest, store, index, retrieve, prompt, generate."""

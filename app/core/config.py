@@ -1,0 +1,133 @@
+"""Settings: one typed, versioned object, validated, saved as JSON in the config dir."""
+
+from __future__ import annotations
+
+import dataclasses
+import json
+import os
+import tempfile
+from dataclasses import dataclass, fields
+from pathlib import Path
+from typing import Any
+
+from app.core import paths
+from app.core.errors import UsageError
+
+SCHEMA_VERSION = 1
+
+
+@dataclass(frozen=True)
+class Settings:
+    """Everything the user can set. Empty paths mean "the bundled default"."""
+
+    schema_version: int = SCHEMA_VERSION
+    # models
+    model_path: str = ""
+    embed_model_dir: str = ""
+    n_ctx: int = 4096
+    n_threads: int = 0  # 0 = let the engine pick (physical cores)
+    n_gpu_layers: int = 0
+    # sampling: low temperature suits grounded answers
+    temperature: float = 0.2
+    top_k: int = 40
+    top_p: float = 0.95
+    min_p: float = 0.05
+    repeat_penalty: float = 1.1
+    max_tokens: int = 512
+    seed: int = 42
+    # retrieval and prompt
+    passages_k: int = 6
+    ttft_target_s: float = 8.0  # 0 disables the TTFT-driven passage budget
+    grounding_threshold: float = 0.15  # best cosine similarity below this: "not in the documents"
+    # chunking, in embedder tokens
+    chunk_tokens: int = 200
+    chunk_overlap_tokens: int = 30
+
+    def chat_model_path(self) -> Path:
+        return Path(self.model_path) if self.model_path else paths.default_chat_model()
+
+    def embed_model_path(self) -> Path:
+        return Path(self.embed_model_dir) if self.embed_model_dir else paths.default_embed_model()
+
+    def validate(self) -> None:
+        """Raise UsageError naming the first invalid value."""
+        checks: list[tuple[bool, str]] = [
+            (self.n_ctx >= 512, "context size must be at least 512 tokens"),
+            (self.n_ctx <= 1_048_576, "context size must be at most 1048576 tokens"),
+            (self.n_threads >= 0, "threads must be 0 (automatic) or more"),
+            (self.n_gpu_layers >= -1, "GPU layers must be -1 (all), 0 or more"),
+            (0.0 <= self.temperature <= 5.0, "temperature must be between 0 and 5"),
+            (self.top_k >= 0, "top-k must be 0 (off) or more"),
+            (0.0 < self.top_p <= 1.0, "top-p must be in (0, 1]"),
+            (0.0 <= self.min_p < 1.0, "min-p must be in [0, 1)"),
+            (0.5 <= self.repeat_penalty <= 2.0, "repeat penalty must be between 0.5 and 2"),
+            (
+                1 <= self.max_tokens < self.n_ctx,
+                "max answer tokens must be at least 1 and below the context size",
+            ),
+            (1 <= self.passages_k <= 50, "passages per answer must be between 1 and 50"),
+            (self.ttft_target_s >= 0.0, "TTFT target must be 0 (off) or more seconds"),
+            (-1.0 <= self.grounding_threshold <= 1.0, "grounding threshold must be between -1 and 1"),
+            (32 <= self.chunk_tokens <= 512, "chunk size must be between 32 and 512 tokens"),
+            (
+                0 <= self.chunk_overlap_tokens < self.chunk_tokens // 2,
+                "chunk overlap must be below half the chunk size",
+            ),
+        ]
+        for ok, message in checks:
+            if not ok:
+                raise UsageError(message)
+
+    def replace(self, **changes: Any) -> Settings:
+        updated = dataclasses.replace(self, **changes)
+        updated.validate()
+        return updated
+
+    def to_dict(self) -> dict[str, Any]:
+        return dataclasses.asdict(self)
+
+    @classmethod
+    def from_dict(cls, data: dict[str, Any]) -> Settings:
+        """Build from saved JSON: unknown keys are ignored, wrong types refused."""
+        known = {f.name: f for f in fields(cls)}
+        values: dict[str, Any] = {}
+        defaults = cls()
+        for name, value in data.items():
+            if name not in known or name == "schema_version":
+                continue
+            expected = type(getattr(defaults, name))
+            if expected is float and isinstance(value, int) and not isinstance(value, bool):
+                value = float(value)
+            if not isinstance(value, expected) or isinstance(value, bool) != (expected is bool):
+                raise UsageError(f"setting {name!r} must be a {expected.__name__}, not {value!r}")
+            values[name] = value
+        settings = cls(**values)
+        settings.validate()
+        return settings
+
+
+def load_settings(path: Path | None = None) -> Settings:
+    """Read the settings file; a missing file gives the defaults, a broken one a clear error."""
+    path = path or paths.settings_file()
+    if not path.exists():
+        return Settings()
+    try:
+        data = json.loads(path.read_text(encoding="utf-8"))
+    except (OSError, ValueError) as exc:
+        raise UsageError(f"cannot read settings file {path}: {exc}") from exc
+    if not isinstance(data, dict):
+        raise UsageError(f"settings file {path} does not hold a JSON object")
+    return Settings.from_dict(data)
+
+
+def save_settings(settings: Settings, path: Path | None = None) -> None:
+    """Validate, then write atomically (temp file + rename)."""
+    settings.validate()
+    path = path or paths.settings_file()
+    path.parent.mkdir(parents=True, exist_ok=True)
+    fd, tmp = tempfile.mkstemp(prefix=".settings-", suffix=".json", dir=path.parent)
+    with os.fdopen(fd, "w", encoding="utf-8") as handle:
+        json.dump(settings.to_dict(), handle, indent=2, sort_keys=True)
+        handle.flush()
+        os.fsync(handle.fileno())
+    os.replace(tmp, path)

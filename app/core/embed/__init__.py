@@ -1,0 +1,1 @@
+"""Sentence embeddings from a local sentence-transformers folder, loaded lazily."""

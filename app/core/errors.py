@@ -1,0 +1,31 @@
+"""User-facing error types: problems of the user's environment or input, never bugs."""
+
+from __future__ import annotations
+
+
+class FolioError(Exception):
+    """A known problem the user can act on; its message is shown as is."""
+
+
+class UsageError(FolioError):
+    """The request itself is invalid (empty question, bad option value)."""
+
+
+class LibraryError(FolioError):
+    """The library on disk cannot be used as asked (wrong embedder, unreadable store)."""
+
+
+class EmbedderMismatchError(LibraryError):
+    """The library was indexed with another embedding model."""
+
+
+class ModelError(FolioError):
+    """A model file is missing, not a model, or failed to load."""
+
+
+class DocumentNotFoundError(FolioError):
+    """No document in the library matches the given name, path or id."""
+
+
+class Cancelled(Exception):
+    """The user cancelled the operation; not an error and never reported as one."""

@@ -1,0 +1,1 @@
+"""FAISS vector index keyed by chunk id: derived from the store, rebuildable."""

@@ -1,0 +1,1 @@
+"""Ingestion: read files into pages, normalise, chunk page-aware, embed, store."""

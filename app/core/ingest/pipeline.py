@@ -1,0 +1,262 @@
+"""Ingest files into the library: hash, extract pages, normalise, chunk, embed, store, index."""
+
+from __future__ import annotations
+
+import hashlib
+import time
+from collections.abc import Callable, Iterator, Sequence
+from dataclasses import dataclass, field
+from pathlib import Path
+
+import numpy as np
+import numpy.typing as npt
+
+from app.core.cancel import CancelToken
+from app.core.config import Settings
+from app.core.embed.embedder import Embedder
+from app.core.errors import Cancelled
+from app.core.index.vector_index import VectorIndex
+from app.core.ingest.chunker import ChunkDraft, Chunker, chunk_pages
+from app.core.ingest.normalize import normalize_text
+from app.core.ingest.readers import file_kind
+from app.core.ingest.worker import ExtractionFailed, PageExtractor
+from app.core.store.library import LibraryStore, NewChunk
+
+EMBED_BATCH = 64
+# Fewer non-space characters than this in the whole file: treat it as having no text layer.
+MIN_TEXT_CHARS = 16
+
+
+@dataclass(frozen=True)
+class IngestProgress:
+    """Where an ingestion run is; sent after every page and at each file's end."""
+
+    file_index: int  # 0-based
+    file_count: int
+    path: str
+    pages_done: int
+    pages_total: int
+    stage: str  # parsing | done | failed | unchanged
+
+
+@dataclass(frozen=True)
+class FileResult:
+    """The outcome for one input file."""
+
+    path: str
+    document: str
+    status: str  # added | updated | unchanged | failed
+    pages: int = 0
+    chunks: int = 0
+    error: str | None = None
+
+    def to_json(self) -> dict[str, object]:
+        return {
+            "path": self.path,
+            "document": self.document,
+            "status": self.status,
+            "pages": self.pages,
+            "chunks": self.chunks,
+            "error": self.error,
+        }
+
+
+@dataclass
+class IngestReport:
+    """All files of one run; `cancelled` when the user stopped it (the current file rolled back)."""
+
+    files: list[FileResult] = field(default_factory=list)
+    elapsed_ms: float = 0.0
+    cancelled: bool = False
+
+    @property
+    def failed(self) -> list[FileResult]:
+        return [f for f in self.files if f.status == "failed"]
+
+    def to_json(self) -> dict[str, object]:
+        return {
+            "files": [f.to_json() for f in self.files],
+            "elapsed_ms": round(self.elapsed_ms, 1),
+            "cancelled": self.cancelled,
+        }
+
+
+ProgressCallback = Callable[[IngestProgress], None]
+
+
+def collect_files(paths: Sequence[Path]) -> list[Path]:
+    """Files named directly, plus supported files found recursively in folders (hidden skipped)."""
+    found: list[Path] = []
+    for path in paths:
+        path = path.expanduser()
+        if path.is_dir():
+            for child in sorted(path.rglob("*")):
+                relative = child.relative_to(path).parts
+                if child.is_file() and file_kind(child) and not any(p.startswith(".") for p in relative):
+                    found.append(child.resolve())
+        else:
+            found.append(path.resolve() if path.exists() else path.absolute())
+    unique: dict[str, Path] = {}
+    for item in found:
+        unique.setdefault(str(item), item)
+    return list(unique.values())
+
+
+def sha256_of(path: Path) -> str:
+    digest = hashlib.sha256()
+    with path.open("rb") as handle:
+        for block in iter(lambda: handle.read(1 << 20), b""):
+            digest.update(block)
+    return digest.hexdigest()
+
+
+class NoTextLayer(Exception):
+    """The file has pages but (almost) no extractable text."""
+
+
+class Ingester:
+    """Runs ingestion for one library; one run at a time (the store's write lock)."""
+
+    def __init__(
+        self,
+        store: LibraryStore,
+        index: VectorIndex,
+        index_path: Path,
+        embedder: Embedder,
+        settings: Settings,
+    ) -> None:
+        self.store = store
+        self.index = index
+        self.index_path = index_path
+        self.embedder = embedder
+        self.settings = settings
+        self.extractor = PageExtractor()
+
+    def close(self) -> None:
+        self.extractor.close()
+
+    def ingest(
+        self,
+        paths: Sequence[Path],
+        progress: ProgressCallback | None = None,
+        cancel: CancelToken | None = None,
+    ) -> IngestReport:
+        started = time.perf_counter()
+        cancel = cancel or CancelToken()
+        files = collect_files(paths)
+        report = IngestReport()
+        for number, path in enumerate(files):
+            if cancel.cancelled:
+                report.cancelled = True
+                break
+            try:
+                result = self._ingest_one(path, number, len(files), progress, cancel)
+            except Cancelled:
+                report.cancelled = True
+                break
+            report.files.append(result)
+            if progress:
+                stage = result.status if result.status in ("failed", "unchanged") else "done"
+                progress(IngestProgress(number, len(files), str(path), result.pages, result.pages, stage))
+        report.elapsed_ms = (time.perf_counter() - started) * 1000
+        return report
+
+    def _ingest_one(
+        self, path: Path, number: int, total: int, progress: ProgressCallback | None, cancel: CancelToken
+    ) -> FileResult:
+        name = path.name
+        kind = file_kind(path)
+        if not path.exists():
+            return FileResult(str(path), name, "failed", error="file not found")
+        if not path.is_file():
+            return FileResult(str(path), name, "failed", error="not a regular file")
+        if kind is None:
+            return FileResult(str(path), name, "failed", error="unsupported file type")
+        try:
+            size = path.stat().st_size
+            digest = sha256_of(path)
+        except OSError as exc:
+            return FileResult(str(path), name, "failed", error=f"cannot read the file: {exc.strerror or exc}")
+        existing = self.store.document_by_path(str(path))
+        if existing is not None and existing.sha256 == digest:
+            return FileResult(str(path), existing.name, "unchanged", existing.pages, existing.chunks)
+        same_bytes = [d for d in self.store.documents() if d.sha256 == digest]
+        if existing is None and same_bytes:
+            twin = same_bytes[0]
+            return FileResult(str(path), twin.name, "unchanged", twin.pages, twin.chunks)
+
+        vectors: list[npt.NDArray[np.float32]] = []
+        page_counter = _PageCounter()
+
+        def batches() -> Iterator[list[NewChunk]]:
+            pages = self._pages(path, number, total, progress, cancel, page_counter)
+            chunker = Chunker(
+                self.embedder.count_tokens,
+                self.embedder.split_by_tokens,
+                self.settings.chunk_tokens,
+                self.settings.chunk_overlap_tokens,
+                self.embedder.max_tokens - 2,
+            )
+            pending: list[ChunkDraft] = []
+            for draft in chunk_pages(chunker, pages):
+                pending.append(draft)
+                if len(pending) >= EMBED_BATCH:
+                    yield self._embed(pending, vectors)
+                    pending = []
+            if page_counter.text_chars < MIN_TEXT_CHARS:
+                raise NoTextLayer()
+            if pending:
+                yield self._embed(pending, vectors)
+
+        try:
+            _, new_ids, replaced = self.store.write_document(
+                path=str(path),
+                name=name,
+                sha256=digest,
+                kind=kind,
+                size=size,
+                batches=batches(),
+                page_count=lambda: page_counter.pages,
+            )
+        except ExtractionFailed as exc:
+            return FileResult(str(path), name, "failed", error=str(exc))
+        except NoTextLayer:
+            reason = "no text layer (scanned?)" if kind == "pdf" else "no text (empty file)"
+            return FileResult(str(path), name, "failed", page_counter.pages, error=reason)
+        self.index.remove(replaced)
+        if len(new_ids):
+            self.index.add(new_ids, np.vstack(vectors))
+        self.index.save(self.index_path)
+        status = "updated" if existing is not None else "added"
+        return FileResult(str(path), name, status, page_counter.pages, len(new_ids))
+
+    def _pages(
+        self,
+        path: Path,
+        number: int,
+        total: int,
+        progress: ProgressCallback | None,
+        cancel: CancelToken,
+        counter: _PageCounter,
+    ) -> Iterator[tuple[int, str]]:
+        for page, count, raw in self.extractor.pages(path):
+            cancel.raise_if_cancelled()
+            text = normalize_text(raw)
+            counter.pages = count
+            counter.text_chars += len(text.replace(" ", ""))
+            if progress:
+                progress(IngestProgress(number, total, str(path), page, count, "parsing"))
+            yield page, text
+
+    def _embed(self, drafts: list[ChunkDraft], sink: list[npt.NDArray[np.float32]]) -> list[NewChunk]:
+        matrix = self.embedder.embed([d.text for d in drafts])
+        sink.append(matrix)
+        return [NewChunk(d, matrix[i]) for i, d in enumerate(drafts)]
+
+
+class _PageCounter:
+    """Pages and characters seen while streaming a file."""
+
+    def __init__(self) -> None:
+        self.pages = 0
+        self.text_chars = 0

@@ -1,0 +1,372 @@
+"""The library store: documents and chunks in SQLite with their two keyword indexes kept in step."""
+
+from __future__ import annotations
+
+import threading
+from collections.abc import Callable, Iterable, Iterator, Sequence
+from dataclasses import dataclass
+from datetime import datetime
+from pathlib import Path
+
+import numpy as np
+import numpy.typing as npt
+from sqlalchemy import Engine, delete, func, select, text
+from sqlalchemy.orm import Session, sessionmaker
+
+from app.core.errors import DocumentNotFoundError, EmbedderMismatchError
+from app.core.ingest.chunker import ChunkDraft
+from app.core.keywords import terms_text
+from app.core.store.base import utcnow
+from app.core.store.database import open_engine, session_factory
+from app.core.store.models import Chunk, Document, Meta
+
+SCHEMA_VERSION = "1"
+
+
+@dataclass(frozen=True)
+class DocumentInfo:
+    """A document as listed to the user."""
+
+    id: int
+    name: str
+    path: str
+    kind: str
+    pages: int
+    chunks: int
+    size: int
+    status: str
+    sha256: str
+    added_at: datetime
+    updated_at: datetime
+
+    def to_json(self) -> dict[str, object]:
+        return {
+            "id": self.id,
+            "document": self.name,
+            "path": self.path,
+            "kind": self.kind,
+            "pages": self.pages,
+            "chunks": self.chunks,
+            "size": self.size,
+            "status": self.status,
+            "sha256": self.sha256,
+            "added_at": self.added_at.isoformat(),
+            "updated_at": self.updated_at.isoformat(),
+        }
+
+
+@dataclass(frozen=True)
+class ChunkRow:
+    """A chunk joined with its document, as retrieval needs it."""
+
+    chunk_id: int
+    document_id: int
+    document: str
+    path: str
+    page_start: int
+    page_end: int
+    char_start: int
+    char_end: int
+    text: str
+    embedding: bytes
+
+
+@dataclass(frozen=True)
+class NewChunk:
+    """A chunk ready to store: draft plus its embedding."""
+
+    draft: ChunkDraft
+    vector: npt.NDArray[np.float32]
+
+
+class LibraryStore:
+    """All reads and writes of documents, chunks and keyword indexes. Writes are serialised by a
+    lock (one writer), reads may run concurrently (WAL)."""
+
+    def __init__(self, library_dir: Path) -> None:
+        self.library_dir = library_dir
+        self.engine: Engine = open_engine(library_dir)
+        self.sessions: sessionmaker[Session] = session_factory(self.engine)
+        self.write_lock = threading.RLock()
+
+    def close(self) -> None:
+        self.engine.dispose()
+
+    # -- metadata ------------------------------------------------------------------------------
+
+    def meta(self, key: str) -> str | None:
+        with self.sessions() as session:
+            row = session.get(Meta, key)
+            return row.value if row else None
+
+    def bind_embedder(self, name: str, dimension: int) -> None:
+        """Record the embedder on first use; refuse a library indexed with another one."""
+        with self.write_lock, self.sessions.begin() as session:
+            stored_name = session.get(Meta, "embed_model")
+            stored_dim = session.get(Meta, "embed_dim")
+            if stored_name is None or stored_dim is None:
+                session.merge(Meta(key="embed_model", value=name))
+                session.merge(Meta(key="embed_dim", value=str(dimension)))
+                session.merge(Meta(key="schema_version", value=SCHEMA_VERSION))
+                return
+            if stored_name.value != name or stored_dim.value != str(dimension):
+                raise EmbedderMismatchError(
+                    f"this library was indexed with the embedding model {stored_name.value!r} "
+                    f"({stored_dim.value} dimensions), not {name!r} ({dimension}); use that model, "
+                    "or re-index the documents into a new library"
+                )
+
+    # -- documents -----------------------------------------------------------------------------
+
+    def documents(self) -> list[DocumentInfo]:
+        with self.sessions() as session:
+            counts = dict(
+                session.execute(
+                    select(Chunk.document_id, func.count(Chunk.id)).group_by(Chunk.document_id)
+                ).all()
+            )
+            docs = session.scalars(select(Document).order_by(Document.name, Document.id)).all()
+            return [_info(doc, int(counts.get(doc.id, 0))) for doc in docs]
+
+    def document_by_path(self, path: str) -> DocumentInfo | None:
+        with self.sessions() as session:
+            doc = session.scalar(select(Document).where(Document.path == path))
+            if doc is None:
+                return None
+            count = session.scalar(select(func.count(Chunk.id)).where(Chunk.document_id == doc.id)) or 0
+            return _info(doc, int(count))
+
+    def find_document(self, ref: str | int) -> DocumentInfo:
+        """A document by id, full path, or file name (a name must be unique)."""
+        docs = self.documents()
+        if isinstance(ref, int) or (isinstance(ref, str) and ref.isdigit()):
+            matches = [d for d in docs if d.id == int(ref)]
+        else:
+            resolved = str(Path(ref).expanduser().resolve())
+            matches = [d for d in docs if d.path in (ref, resolved)] or [d for d in docs if d.name == ref]
+        if len(matches) == 1:
+            return matches[0]
+        if not matches:
+            raise DocumentNotFoundError(f"no document {ref!r} in the library")
+        raise DocumentNotFoundError(
+            f"{len(matches)} documents are named {ref!r}; give the full path or the id"
+        )
+
+    def chunk_ids_of(self, document_id: int) -> npt.NDArray[np.int64]:
+        with self.sessions() as session:
+            ids = session.scalars(select(Chunk.id).where(Chunk.document_id == document_id)).all()
+            return np.asarray(ids, dtype=np.int64)
+
+    def write_document(
+        self,
+        *,
+        path: str,
+        name: str,
+        sha256: str,
+        kind: str,
+        size: int,
+        batches: Iterable[Sequence[NewChunk]],
+        page_count: Callable[[], int] | None = None,
+    ) -> tuple[int, npt.NDArray[np.int64], npt.NDArray[np.int64]]:
+        """Insert (or replace) a document and its chunks in ONE transaction, streaming the chunk
+        batches. Returns (document id, new chunk ids, replaced chunk ids). If the batches raise
+        (cancel, unreadable file), nothing is changed. `page_count` is asked once all batches are
+        consumed (the page count of a streamed file is known only then)."""
+        with self.write_lock, self.sessions.begin() as session:
+            old = session.scalar(select(Document).where(Document.path == path))
+            replaced = np.zeros(0, dtype=np.int64)
+            now = utcnow()
+            if old is not None:
+                replaced = np.asarray(
+                    session.scalars(select(Chunk.id).where(Chunk.document_id == old.id)).all(), dtype=np.int64
+                )
+                _delete_keyword_rows(session, replaced)
+                session.execute(delete(Chunk).where(Chunk.document_id == old.id))
+                doc = old
+                doc.sha256, doc.size, doc.kind, doc.updated_at, doc.status = sha256, size, kind, now, "ready"
+            else:
+                doc = Document(
+                    path=path,
+                    name=name,
+                    sha256=sha256,
+                    kind=kind,
+                    pages=0,
+                    size=size,
+                    status="ready",
+                    added_at=now,
+                    updated_at=now,
+                )
+                session.add(doc)
+            session.flush()
+            new_ids: list[int] = []
+            ordinal = 0
+            max_page = 0
+            for batch in batches:
+                rows = []
+                for item in batch:
+                    draft = item.draft
+                    rows.append(
+                        Chunk(
+                            document_id=doc.id,
+                            ordinal=ordinal,
+                            text=draft.text,
+                            page_start=draft.page_start,
+                            page_end=draft.page_end,
+                            char_start=draft.char_start,
+                            char_end=draft.char_end,
+                            n_tokens=draft.n_tokens,
+                            embedding=np.ascontiguousarray(item.vector, dtype=np.float32).tobytes(),
+                        )
+                    )
+                    ordinal += 1
+                    max_page = max(max_page, draft.page_end)
+                session.add_all(rows)
+                session.flush()
+                _insert_keyword_rows(session, [(r.id, r.text) for r in rows])
+                new_ids.extend(r.id for r in rows)
+            pages = page_count() if page_count is not None else 0
+            doc.pages = max(pages, max_page)
+        return doc.id, np.asarray(new_ids, dtype=np.int64), replaced
+
+    def delete_document(self, document_id: int) -> npt.NDArray[np.int64]:
+        """Delete a document, its chunks and keyword rows in one transaction; returns chunk ids."""
+        with self.write_lock, self.sessions.begin() as session:
+            doc = session.get(Document, document_id)
+            if doc is None:
+                raise DocumentNotFoundError(f"no document with id {document_id}")
+            ids = np.asarray(
+                session.scalars(select(Chunk.id).where(Chunk.document_id == document_id)).all(),
+                dtype=np.int64,
+            )
+            _delete_keyword_rows(session, ids)
+            session.execute(delete(Chunk).where(Chunk.document_id == document_id))
+            session.delete(doc)
+        return ids
+
+    # -- chunks --------------------------------------------------------------------------------
+
+    def chunk_count(self) -> int:
+        with self.sessions() as session:
+            return int(session.scalar(select(func.count(Chunk.id))) or 0)
+
+    def all_chunk_ids(self) -> npt.NDArray[np.int64]:
+        with self.sessions() as session:
+            return np.asarray(session.scalars(select(Chunk.id).order_by(Chunk.id)).all(), dtype=np.int64)
+
+    def iter_embeddings(self, batch: int = 4096) -> Iterator[tuple[npt.NDArray[np.int64], bytes]]:
+        """(ids, concatenated float32 bytes) in id order, a batch at a time (bounded memory)."""
+        last = 0
+        while True:
+            with self.sessions() as session:
+                rows = session.execute(
+                    select(Chunk.id, Chunk.embedding).where(Chunk.id > last).order_by(Chunk.id).limit(batch)
+                ).all()
+            if not rows:
+                return
+            last = rows[-1][0]
+            yield np.asarray([r[0] for r in rows], dtype=np.int64), b"".join(r[1] for r in rows)
+
+    def chunks(self, ids: Sequence[int]) -> dict[int, ChunkRow]:
+        if not ids:
+            return {}
+        with self.sessions() as session:
+            rows = session.execute(
+                select(Chunk, Document.name, Document.path)
+                .join(Document, Chunk.document_id == Document.id)
+                .where(Chunk.id.in_(list(ids)))
+            ).all()
+        return {
+            c.id: ChunkRow(
+                c.id,
+                c.document_id,
+                name,
+                path,
+                c.page_start,
+                c.page_end,
+                c.char_start,
+                c.char_end,
+                c.text,
+                c.embedding,
+            )
+            for c, name, path in rows
+        }
+
+    def keyword_search(self, table: str, expression: str, limit: int) -> list[int]:
+        """Chunk ids matching an FTS5 expression in `chunks_terms` or `chunks_trigram`, bm25 order."""
+        if table not in ("chunks_terms", "chunks_trigram"):
+            raise ValueError(table)
+        with self.sessions() as session:
+            rows = session.execute(
+                text(f"SELECT rowid FROM {table} WHERE {table} MATCH :q ORDER BY bm25({table}) LIMIT :n"),
+                {"q": expression, "n": limit},
+            ).all()
+        return [int(r[0]) for r in rows]
+
+    def keyword_row_ids(self, table: str) -> npt.NDArray[np.int64]:
+        if table not in ("chunks_terms", "chunks_trigram"):
+            raise ValueError(table)
+        with self.sessions() as session:
+            rows = session.execute(text(f"SELECT rowid FROM {table} ORDER BY rowid")).all()
+        return np.asarray([r[0] for r in rows], dtype=np.int64)
+
+    def rebuild_keyword_tables(self) -> None:
+        with self.write_lock, self.sessions.begin() as session:
+            session.execute(text("DELETE FROM chunks_terms"))
+            session.execute(text("DELETE FROM chunks_trigram"))
+            last = 0
+            while True:
+                rows = session.execute(
+                    select(Chunk.id, Chunk.text).where(Chunk.id > last).order_by(Chunk.id).limit(2000)
+                ).all()
+                if not rows:
+                    break
+                _insert_keyword_rows(session, [(r[0], r[1]) for r in rows])
+                last = rows[-1][0]
+
+    def integrity_problems(self) -> list[str]:
+        with self.sessions() as session:
+            result = [r[0] for r in session.execute(text("PRAGMA integrity_check")).all()]
+            bad_docs = (
+                session.execute(select(Document.name).where(Document.status != "ready")).scalars().all()
+            )
+        problems = [f"SQLite integrity check: {r}" for r in result if r != "ok"]
+        problems += [f"document {name!r} was left half-indexed" for name in bad_docs]
+        return problems
+
+
+def _insert_keyword_rows(session: Session, rows: Sequence[tuple[int, str]]) -> None:
+    if not rows:
+        return
+    session.execute(
+        text("INSERT INTO chunks_trigram(rowid, text) VALUES (:id, :text)"),
+        [{"id": cid, "text": body} for cid, body in rows],
+    )
+    session.execute(
+        text("INSERT INTO chunks_terms(rowid, terms) VALUES (:id, :terms)"),
+        [{"id": cid, "terms": terms_text(body)} for cid, body in rows],
+    )
+
+
+def _delete_keyword_rows(session: Session, ids: npt.NDArray[np.int64]) -> None:
+    for start in range(0, len(ids), 500):
+        part = [int(i) for i in ids[start : start + 500]]
+        params = {f"i{n}": v for n, v in enumerate(part)}
+        marks = ", ".join(f":i{n}" for n in range(len(part)))
+        session.execute(text(f"DELETE FROM chunks_trigram WHERE rowid IN ({marks})"), params)
+        session.execute(text(f"DELETE FROM chunks_terms WHERE rowid IN ({marks})"), params)
+
+
+def _info(doc: Document, chunks: int) -> DocumentInfo:
+    return DocumentInfo(
+        doc.id,
+        doc.name,
+        doc.path,
+        doc.kind,
+        doc.pages,
+        chunks,
+        doc.size,
+        doc.status,
+        doc.sha256,
+        doc.added_at,
+        doc.updated_at,
+    )

@@ -1,0 +1,37 @@
+"""Entry point: no arguments opens the window, a subcommand runs the `folio` command line."""
+
+from __future__ import annotations
+
+import io
+import multiprocessing
+import os
+import sys
+
+
+def _guard_frozen_streams() -> None:
+    """A windowed frozen app has no stdout/stderr; libraries that print must not crash it."""
+    if sys.stdout is None:
+        sys.stdout = io.TextIOWrapper(io.BytesIO(), encoding="utf-8")
+    if sys.stderr is None:
+        sys.stderr = io.TextIOWrapper(io.BytesIO(), encoding="utf-8")
+
+
+def main(argv: list[str] | None = None) -> int:
+    multiprocessing.freeze_support()
+    _guard_frozen_streams()
+    # Never reach for a model hub: every model comes from a local folder.
+    os.environ.setdefault("HF_HUB_OFFLINE", "1")
+    os.environ.setdefault("TRANSFORMERS_OFFLINE", "1")
+    os.environ.setdefault("TOKENIZERS_PARALLELISM", "false")
+    args = sys.argv[1:] if argv is None else argv
+    if not args:
+        from app.gui.app import run_gui
+
+        return run_gui(sys.argv[:1])
+    from app.cli import run_cli
+
+    return run_cli(args)
+
+
+if __name__ == "__main__":
+    raise SystemExit(main())
