@@ -38,6 +38,11 @@ def build_parser() -> argparse.ArgumentParser:
     parser = argparse.ArgumentParser(
         prog="folio", description="Ask questions about your own documents, offline."
     )
+    parser.add_argument(
+        "--self-test",
+        action="store_true",
+        help="ingest the bundled sample, search it and answer with the bundled model; exit 0 when all works",
+    )
     sub = parser.add_subparsers(dest="command", metavar="COMMAND")
     common = [_common_options()]
 
@@ -192,6 +197,10 @@ def run_cli(argv: list[str]) -> int:
     logging.getLogger("pypdf").setLevel(logging.ERROR)
     parser = build_parser()
     args = parser.parse_args(argv)
+    if args.self_test:
+        from app.selftest import run_self_test
+
+        return run_self_test()
     if args.command is None:
         parser.print_help(sys.stderr)
         return EXIT_USAGE

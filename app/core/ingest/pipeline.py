@@ -23,8 +23,8 @@ from app.core.ingest.worker import ExtractionFailed, PageExtractor
 from app.core.store.library import LibraryStore, NewChunk
 
 EMBED_BATCH = 64
-# Fewer non-space characters than this in the whole file: treat it as having no text layer.
-MIN_TEXT_CHARS = 16
+# Fewer non-space characters than this per page: no text layer (a scan with page numbers at most).
+MIN_TEXT_CHARS_PER_PAGE = 3
 
 
 @dataclass(frozen=True)
@@ -203,7 +203,7 @@ class Ingester:
                 if len(pending) >= EMBED_BATCH:
                     yield self._embed(pending, vectors)
                     pending = []
-            if page_counter.text_chars < MIN_TEXT_CHARS:
+            if page_counter.text_chars < max(1, MIN_TEXT_CHARS_PER_PAGE * page_counter.pages):
                 raise NoTextLayer()
             if pending:
                 yield self._embed(pending, vectors)

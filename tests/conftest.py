@@ -1,0 +1,84 @@
+"""Shared fixtures: every test runs against tmp dirs, with the real bundled models."""
+
+from __future__ import annotations
+
+import os
+from collections.abc import Iterator
+from pathlib import Path
+
+import pytest
+
+from app.core import paths
+from app.core.config import Settings
+from app.core.embed.embedder import Embedder
+from app.core.ingest.pipeline import IngestReport
+from app.core.qa import Folio, build_services
+
+REPO = Path(__file__).resolve().parents[1]
+SHARED = REPO.parent / "shared"
+PDF_SAMPLES = SHARED / "pdf-samples"
+CJK_BOOK = PDF_SAMPLES / "cjk" / "debian-reference.zh-cn.pdf"
+
+os.environ.setdefault("HF_HUB_OFFLINE", "1")
+os.environ.setdefault("TRANSFORMERS_OFFLINE", "1")
+os.environ.setdefault("TOKENIZERS_PARALLELISM", "false")
+
+
+@pytest.fixture(autouse=True)
+def _isolated_user_dirs(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    """Tests never touch the user's real library or settings."""
+    monkeypatch.setenv("FOLIO_LIBRARY", str(tmp_path / "user-library"))
+    monkeypatch.setenv("FOLIO_CONFIG_DIR", str(tmp_path / "user-config"))
+    monkeypatch.setenv("XDG_DATA_HOME", str(tmp_path / "xdg-data"))
+    monkeypatch.setenv("XDG_CONFIG_HOME", str(tmp_path / "xdg-config"))
+
+
+@pytest.fixture(scope="session")
+def models_dir() -> Path:
+    folder = paths.models_dir()
+    if not (folder / paths.DEFAULT_CHAT_MODEL_FILE).is_file():
+        pytest.fail(f"default models missing in {folder}: run `make setup`")
+    return folder
+
+
+@pytest.fixture(scope="session")
+def chat_model_path(models_dir: Path) -> Path:
+    return models_dir / paths.DEFAULT_CHAT_MODEL_FILE
+
+
+@pytest.fixture(scope="session")
+def embed_model_path(models_dir: Path) -> Path:
+    return models_dir / paths.DEFAULT_EMBED_MODEL_DIR
+
+
+@pytest.fixture(scope="session")
+def embedder(embed_model_path: Path) -> Embedder:
+    """The real all-MiniLM-L6-v2, loaded once for the whole session."""
+    model = Embedder(embed_model_path)
+    model.load()
+    return model
+
+
+@pytest.fixture
+def library_dir(tmp_path: Path) -> Path:
+    return tmp_path / "library"
+
+
+@pytest.fixture
+def folio(library_dir: Path, embedder: Embedder) -> Iterator[Folio]:
+    services = build_services(Settings(), library_dir, embedder=embedder)
+    yield services
+    services.close()
+
+
+@pytest.fixture(scope="session")
+def samples_library(
+    tmp_path_factory: pytest.TempPathFactory, embedder: Embedder
+) -> Iterator[tuple[Folio, IngestReport]]:
+    """All of ../shared/pdf-samples (the 251-page Chinese book included), ingested once."""
+    if not PDF_SAMPLES.is_dir():
+        pytest.fail(f"{PDF_SAMPLES} is missing")
+    services = build_services(Settings(), tmp_path_factory.mktemp("samples") / "library", embedder=embedder)
+    report = services.ingest([PDF_SAMPLES])
+    yield services, report
+    services.close()
