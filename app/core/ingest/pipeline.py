@@ -180,9 +180,8 @@ class Ingester:
         existing = self.store.document_by_path(str(path))
         if existing is not None and existing.sha256 == digest:
             return FileResult(str(path), existing.name, "unchanged", existing.pages, existing.chunks)
-        same_bytes = [d for d in self.store.documents() if d.sha256 == digest]
-        if existing is None and same_bytes:
-            twin = same_bytes[0]
+        twin = self.store.document_by_sha256(digest) if existing is None else None
+        if twin is not None:  # the same bytes under another path: one document
             return FileResult(str(path), twin.name, "unchanged", twin.pages, twin.chunks)
 
         vectors: list[npt.NDArray[np.float32]] = []

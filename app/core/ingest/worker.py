@@ -7,6 +7,7 @@ with a reason and the next file gets a fresh worker.
 from __future__ import annotations
 
 import contextlib
+import logging
 import multiprocessing
 import multiprocessing.connection
 import sys
@@ -44,6 +45,8 @@ def _cap_memory(limit: int) -> None:
 def _serve(conn: multiprocessing.connection.Connection, memory_bytes: int) -> None:
     """Worker main loop: for each path received, stream ("page", n, count, text) then ("done",)."""
     _cap_memory(memory_bytes)
+    # pypdf logs every odd font it meets; the per-file outcome is what the user needs.
+    logging.getLogger("pypdf").setLevel(logging.ERROR)
     while True:
         try:
             request = conn.recv()

@@ -10,7 +10,7 @@ from pathlib import Path
 
 import numpy as np
 import numpy.typing as npt
-from sqlalchemy import Engine, delete, func, select, text
+from sqlalchemy import ColumnElement, Engine, delete, func, select, text
 from sqlalchemy.orm import Session, sessionmaker
 
 from app.core.errors import DocumentNotFoundError, EmbedderMismatchError
@@ -129,8 +129,14 @@ class LibraryStore:
             return [_info(doc, int(counts.get(doc.id, 0))) for doc in docs]
 
     def document_by_path(self, path: str) -> DocumentInfo | None:
+        return self._first_document(Document.path == path)
+
+    def document_by_sha256(self, sha256: str) -> DocumentInfo | None:
+        return self._first_document(Document.sha256 == sha256)
+
+    def _first_document(self, condition: ColumnElement[bool]) -> DocumentInfo | None:
         with self.sessions() as session:
-            doc = session.scalar(select(Document).where(Document.path == path))
+            doc = session.scalar(select(Document).where(condition).order_by(Document.id).limit(1))
             if doc is None:
                 return None
             count = session.scalar(select(func.count(Chunk.id)).where(Chunk.document_id == doc.id)) or 0
