@@ -188,7 +188,7 @@ COMMANDS: dict[str, Callable[[argparse.Namespace, Folio, TextIO], int]] = {
     "documents": cmd_documents,
     "remove": cmd_remove,
     "verify": cmd_verify,
-    "ask": lambda args, folio, out: run_ask(args, folio),
+    "ask": run_ask,
 }
 
 

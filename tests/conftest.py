@@ -19,6 +19,8 @@ SHARED = REPO.parent / "shared"
 PDF_SAMPLES = SHARED / "pdf-samples"
 CJK_BOOK = PDF_SAMPLES / "cjk" / "debian-reference.zh-cn.pdf"
 
+pytest_plugins = ["tests.core.conftest_answer"]
+
 os.environ.setdefault("HF_HUB_OFFLINE", "1")
 os.environ.setdefault("TRANSFORMERS_OFFLINE", "1")
 os.environ.setdefault("TOKENIZERS_PARALLELISM", "false")

@@ -1,0 +1,170 @@
+"""`folio ask`: stream a cited answer (or print it as JSON) with its metrics line."""
+
+from __future__ import annotations
+
+import argparse
+import json
+import signal
+import sys
+import threading
+from collections.abc import Iterator, Sequence
+from contextlib import contextmanager
+from types import FrameType
+from typing import TYPE_CHECKING, TextIO
+
+from app.core.answer import Answer, AskOptions, Delta, Finished
+from app.core.cancel import CancelToken
+from app.core.errors import FolioError, UsageError
+
+if TYPE_CHECKING:
+    from app.core.qa import Folio
+
+MARKS = {
+    "length": "[cut off: the answer reached the maximum number of tokens]",
+    "cancelled": "[stopped: the answer was cancelled and is incomplete]",
+    "error": "[failed: the answer could not be completed]",
+}
+
+
+def add_ask_parser(
+    subparsers: argparse._SubParsersAction,  # type: ignore[type-arg]
+    parents: Sequence[argparse.ArgumentParser] = (),
+) -> None:
+    """Register `ask`; `parents` may already provide the common --json/--library options."""
+    parser: argparse.ArgumentParser = subparsers.add_parser(
+        "ask",
+        parents=list(parents),
+        help="answer a question from your documents, with citations",
+        description="Answer QUESTION from the library's passages with a local model, citing pages.",
+    )
+    parser.add_argument("question", help="the question to answer")
+    parser.add_argument(
+        "--thinking",
+        action=argparse.BooleanOptionalAction,
+        default=False,
+        help="let a thinking model reason before answering (default: off)",
+    )
+    parser.add_argument("--max-tokens", type=int, metavar="N", help="answer length limit in tokens")
+    parser.add_argument("--temperature", type=float, metavar="T", help="sampling temperature (0 = greedy)")
+    parser.add_argument("--top-k", type=int, metavar="K", help="top-k sampling (0 = off)")
+    parser.add_argument("--top-p", type=float, metavar="P", help="nucleus sampling threshold")
+    parser.add_argument("--min-p", type=float, metavar="P", help="min-p sampling threshold")
+    parser.add_argument("--seed", type=int, metavar="S", help="sampling seed (reproducible runs)")
+    parser.add_argument("--model", metavar="PATH", help="GGUF chat model to use instead of the setting")
+    parser.add_argument("--ctx", type=int, metavar="N", help="context size in tokens")
+    parser.add_argument("--chat", type=int, metavar="ID", help="continue this chat (follow-up question)")
+    provided = {
+        option for parent in parents for action in parent._actions for option in action.option_strings
+    }
+    if "--json" not in provided:
+        parser.add_argument("--json", action="store_true", help="print one JSON document on stdout")
+
+
+@contextmanager
+def _ctrl_c_cancels(cancel: CancelToken) -> Iterator[None]:
+    """The first Ctrl+C cancels the answer cleanly; a second one interrupts as usual."""
+    if threading.current_thread() is not threading.main_thread():
+        yield
+        return
+    previous = signal.getsignal(signal.SIGINT)
+
+    def handler(_signum: int, _frame: FrameType | None) -> None:
+        cancel.cancel()
+        signal.signal(signal.SIGINT, signal.default_int_handler)
+
+    signal.signal(signal.SIGINT, handler)
+    try:
+        yield
+    finally:
+        signal.signal(signal.SIGINT, previous)
+
+
+def format_metrics_line(answer: Answer) -> str:
+    """`ttft 412 ms · 38.2 tok/s · 96 tokens · stop`."""
+    m = answer.metrics
+    ttft = f"ttft {m.ttft_ms:.0f} ms" if m.ttft_ms is not None else "ttft –"
+    rate = f"{m.tokens_per_s:.1f} tok/s" if m.tokens_per_s is not None else "– tok/s"
+    return f"{ttft} · {rate} · {m.completion_tokens} tokens · {answer.finish_reason}"
+
+
+def _print_plain_tail(answer: Answer, out: TextIO, err: TextIO) -> None:
+    out.write("\n")
+    if answer.finish_reason in MARKS:
+        out.write(MARKS[answer.finish_reason] + "\n")
+    if answer.error:
+        err.write(f"error: {answer.error}\n")
+    if answer.citations:
+        out.write("\nSources:\n")
+        for citation in answer.citations:
+            pages = f"p. {citation.page}"
+            if citation.page_end > citation.page:
+                pages = f"pp. {citation.page}–{citation.page_end}"
+            out.write(f"  [{citation.n}] {citation.document}, {pages}\n")
+    if answer.invalid_citations:
+        listed = ", ".join(str(n) for n in answer.invalid_citations)
+        out.write(f"(markers that match no passage: {listed})\n")
+    out.write(format_metrics_line(answer) + "\n")
+
+
+def run_ask(args: argparse.Namespace, folio: Folio, out: TextIO | None = None) -> int:
+    """Run `folio ask`; 0 for a complete answer, 1 otherwise, 2 for a usage error.
+
+    `out` is where the answer or the JSON document goes (the CLI's real stdout); messages go to stderr.
+    """
+    out, err = out or sys.stdout, sys.stderr
+    answerer = folio.answerer
+    try:
+        if args.model is not None or args.ctx is not None:
+            changes: dict[str, object] = {}
+            if args.model is not None:
+                changes["model_path"] = args.model
+            if args.ctx is not None:
+                changes["n_ctx"] = args.ctx
+            answerer.set_settings(answerer.settings.replace(**changes))
+        options = AskOptions(
+            thinking=bool(args.thinking),
+            max_tokens=args.max_tokens,
+            temperature=args.temperature,
+            top_k=args.top_k,
+            top_p=args.top_p,
+            min_p=args.min_p,
+            seed=args.seed,
+        )
+        cancel = CancelToken()
+        answer: Answer | None = None
+        with _ctrl_c_cancels(cancel):
+            events = answerer.ask_stream(args.question, options, getattr(args, "chat", None), cancel)
+            thinking_open = False
+            for event in events:
+                if isinstance(event, Delta) and not args.json:
+                    if event.channel == "thinking":
+                        if not thinking_open:
+                            err.write("thinking: ")
+                            thinking_open = True
+                        err.write(event.text)
+                        err.flush()
+                    else:
+                        if thinking_open:
+                            err.write("\n")
+                            thinking_open = False
+                        out.write(event.text)
+                        out.flush()
+                elif isinstance(event, Finished):
+                    answer = event.answer
+    except UsageError as exc:
+        err.write(f"error: {exc}\n")
+        return 2
+    except FolioError as exc:
+        err.write(f"error: {exc}\n")
+        return 1
+    if answer is None:
+        err.write("error: the answer ended without a result\n")
+        return 1
+    if args.json:
+        out.write(json.dumps(answer.to_json(), ensure_ascii=False, indent=2) + "\n")
+        if answer.error:
+            err.write(f"error: {answer.error}\n")
+    else:
+        _print_plain_tail(answer, out, err)
+    out.flush()
+    return 0 if answer.complete else 1

@@ -1,0 +1,392 @@
+"""One llama.cpp model behind a lock: exact tokenizer, chat template, prefix-reusing streaming."""
+
+from __future__ import annotations
+
+import ctypes
+import os
+import threading
+import time
+from collections.abc import Iterator, Sequence
+from dataclasses import dataclass
+from pathlib import Path
+from typing import Any
+
+from app.core.cancel import CancelToken
+from app.core.config import Settings
+from app.core.errors import ModelError
+from app.core.generate.model import ModelInfo, Sampling, check_model_file
+from app.core.generate.template import ChatTemplate
+from app.core.generate.textstream import THINKING, ChannelSplitter, Piece, Utf8Stream
+
+CALIBRATION_TEXT = (
+    "Folio measures how fast this model reads a prompt, so that it can keep the time to the first "
+    "token under the target by sending fewer passages when the machine is slow. "
+)
+CHATML_STOPS = ("<|im_end|>", "<|im_start|>")
+
+
+@dataclass(frozen=True)
+class TokenStep:
+    """One sampled token and the text it completed (possibly none: a split character, a tag)."""
+
+    token: int
+    pieces: list[Piece]
+    thinking: bool
+    at: float  # time.perf_counter() when sampled
+
+
+@dataclass(frozen=True)
+class GenerationEnd:
+    """Why and how a generation ended; pieces is the text still held back at the end."""
+
+    finish_reason: str  # stop | length | cancelled | error
+    pieces: list[Piece]
+    prompt_tokens: int
+    cached_tokens: int  # prompt prefix reused from the KV cache, not evaluated again
+    prefill_ms: float | None  # stream start to first token
+    first_token_at: float | None
+    last_token_at: float | None
+    completion_tokens: int
+    thinking_tokens: int
+    error: str | None = None
+
+    @property
+    def prefill_tokens_per_s(self) -> float | None:
+        evaluated = self.prompt_tokens - self.cached_tokens
+        if not self.prefill_ms or evaluated <= 0:
+            return None
+        return evaluated / (self.prefill_ms / 1000.0)
+
+
+def default_threads() -> int:
+    """About the physical cores (logical / 2, at most 8): one thread per core decodes fastest, and
+    leaving the sibling threads free keeps the GUI and other programs from stalling llama.cpp's
+    thread pool (on a busy 2-core machine 2 threads decoded 7x slower than 1)."""
+    return max(1, min(8, (os.cpu_count() or 2) // 2))
+
+
+class Engine:
+    """Owns one `llama_cpp.Llama`. Hold `lock` around `stream()`; loading is once and thread-safe."""
+
+    def __init__(
+        self,
+        model_path: Path,
+        n_ctx: int = 4096,
+        n_threads: int = 0,
+        n_gpu_layers: int = 0,
+        n_batch: int = 512,
+    ) -> None:
+        self.model_path = Path(model_path)
+        self.n_ctx = n_ctx
+        self.n_threads = n_threads or default_threads()
+        self.n_gpu_layers = n_gpu_layers
+        self.n_batch = n_batch
+        self.lock = threading.Lock()  # one generation at a time; waiting on it is the queue span
+        self._load_lock = threading.Lock()
+        self._llm: Any = None
+        self._info: ModelInfo | None = None
+        self._template: ChatTemplate | None = None
+        self._stop_ids: set[int] = set()
+        self._control_texts: list[str] = []
+        self._stops: tuple[str, ...] = ()
+        self._piece_buffer = ctypes.create_string_buffer(256)
+        self._prefill_rate: float | None = None
+
+    @classmethod
+    def from_settings(cls, settings: Settings) -> Engine:
+        return cls(settings.chat_model_path(), settings.n_ctx, settings.n_threads, settings.n_gpu_layers)
+
+    def matches(self, settings: Settings) -> bool:
+        """True when these settings would load the same model the same way."""
+        return (
+            self.model_path == settings.chat_model_path()
+            and self.n_ctx == settings.n_ctx
+            and self.n_threads == (settings.n_threads or default_threads())
+            and self.n_gpu_layers == settings.n_gpu_layers
+        )
+
+    # loading -----------------------------------------------------------------------------------
+
+    @property
+    def loaded(self) -> bool:
+        return self._llm is not None
+
+    def info(self) -> ModelInfo | None:
+        return self._info
+
+    def load(self) -> ModelInfo:
+        """Load the model once; later calls return the same info. Raises ModelError naming the file."""
+        with self._load_lock:
+            if self._info is not None:
+                return self._info
+            check_model_file(self.model_path)
+            from llama_cpp import Llama
+
+            try:
+                llm = Llama(
+                    model_path=str(self.model_path),
+                    n_ctx=self.n_ctx,
+                    n_batch=self.n_batch,
+                    n_threads=self.n_threads,
+                    n_threads_batch=self.n_threads,
+                    n_gpu_layers=self.n_gpu_layers,
+                    verbose=False,
+                )
+            except (ValueError, RuntimeError, OSError) as exc:
+                raise ModelError(f"cannot load the model {self.model_path}: {exc}") from exc
+            self._llm = llm
+            self._setup_template(llm)
+            return self._require_info()
+
+    def _setup_template(self, llm: Any) -> None:
+        import llama_cpp
+
+        model = llm._model
+        bos_id, eos_id = llm.token_bos(), llm.token_eos()
+        bos = model.token_get_text(bos_id) if bos_id >= 0 else ""
+        eos = model.token_get_text(eos_id) if eos_id >= 0 else ""
+        source = llm.metadata.get("tokenizer.chat_template") or None
+        self._template = ChatTemplate(source, bos, eos, self.model_path.name)
+        self._stops = CHATML_STOPS if self._template.is_fallback else ()
+        # End-of-turn markers that are single special tokens stop generation even if the vocab
+        # does not flag them as end-of-generation.
+        for marker in CHATML_STOPS[:1]:
+            ids = llm.tokenize(marker.encode(), add_bos=False, special=True)
+            if len(ids) == 1:
+                self._stop_ids.add(ids[0])
+        self._vocab = model.vocab
+        self._control_texts = self._find_control_texts(llm)
+        self._is_eog = llama_cpp.llama_vocab_is_eog
+        self._token_to_piece = llama_cpp.llama_token_to_piece
+        self._info = ModelInfo(
+            name=self.model_path.name,
+            path=str(self.model_path),
+            n_ctx=llm.n_ctx(),
+            n_ctx_train=model.n_ctx_train(),
+            supports_thinking=self._template.thinking.supported,
+            thinking_reason=self._template.thinking.reason,
+            chat_template="chatml" if self._template.is_fallback else "gguf",
+            n_threads=self.n_threads,
+        )
+
+    @staticmethod
+    def _find_control_texts(llm: Any) -> list[str]:
+        """The text of every control token (<|im_start|>, <|im_end|>, ...) that could be spelled in text."""
+        import llama_cpp
+
+        vocab = llm._model.vocab
+        texts: set[str] = set()
+        for token in range(llama_cpp.llama_vocab_n_tokens(vocab)):
+            if llama_cpp.llama_vocab_get_attr(vocab, token) & llama_cpp.LLAMA_TOKEN_ATTR_CONTROL:
+                text = llm._model.token_get_text(token)
+                if len(text) > 1:
+                    texts.add(text)
+        return sorted(texts, key=len, reverse=True)
+
+    def escape_special(self, text: str) -> str:
+        """Break up control-token spellings in document or user text, so that a passage quoting
+        "<|im_end|>" cannot end a turn of the prompt (a zero-width space goes after the first character)."""
+        self._require_llm()
+        for marker in self._control_texts:
+            if marker in text:
+                text = text.replace(marker, marker[0] + "\u200b" + marker[1:])
+        return text
+
+    def _require_info(self) -> ModelInfo:
+        if self._info is None:
+            raise ModelError(f"the model {self.model_path} is not loaded")
+        return self._info
+
+    def _require_llm(self) -> Any:
+        if self._llm is None:
+            self.load()
+        return self._llm
+
+    def close(self) -> None:
+        with self._load_lock:
+            if self._llm is not None:
+                self._llm.close()
+            self._llm, self._info, self._template = None, None, None
+
+    # tokenizer and template (the PromptModel protocol) -----------------------------------------
+
+    def count_tokens(self, text: str) -> int:
+        """Exact token count of plain text (no BOS, special markers not parsed)."""
+        if not text:
+            return 0
+        return len(self._require_llm().tokenize(text.encode("utf-8"), add_bos=False, special=False))
+
+    def tokenize_prompt(self, prompt: str) -> list[int]:
+        """Tokens of a rendered chat prompt: template markers are special; BOS as the model wants."""
+        llm = self._require_llm()
+        add_bos = bool(llm._model.add_bos_token())
+        bos = self._template.bos_token if self._template else ""
+        if bos and prompt.startswith(bos):
+            add_bos = False
+        tokens: list[int] = llm.tokenize(prompt.encode("utf-8"), add_bos=add_bos, special=True)
+        return tokens
+
+    def render_chat(self, messages: Sequence[dict[str, str]], enable_thinking: bool) -> str:
+        self._require_llm()
+        assert self._template is not None
+        return self._template.render(messages, enable_thinking)
+
+    def opens_thinking(self, prompt: str) -> bool:
+        return ChatTemplate.opens_thinking(prompt)
+
+    def detokenize(self, tokens: Sequence[int]) -> str:
+        return bytes(self._require_llm().detokenize(list(tokens))).decode("utf-8", errors="replace")
+
+    # prefill speed and the KV cache ------------------------------------------------------------
+
+    def cached_prefix(self, tokens: Sequence[int]) -> int:
+        """How many leading prompt tokens are already in the KV cache (at most all but the last)."""
+        llm = self._require_llm()
+        cached = llm._input_ids
+        limit = min(len(cached), len(tokens) - 1)
+        n = 0
+        while n < limit and cached[n] == tokens[n]:
+            n += 1
+        return n
+
+    @property
+    def known_prefill_rate(self) -> float | None:
+        """The prefill rate measured so far, without measuring it now."""
+        return self._prefill_rate
+
+    def prefill_rate(self) -> float:
+        """Prompt tokens per second on this machine: measured once (call with `lock` held)."""
+        if self._prefill_rate is None:
+            llm = self._require_llm()
+            text = CALIBRATION_TEXT * 16
+            tokens = llm.tokenize(text.encode("utf-8"), add_bos=False, special=False)[:256]
+            llm.reset()
+            llm.eval(tokens[:16])  # warm-up: first graph allocation
+            llm.reset()
+            started = time.perf_counter()
+            llm.eval(tokens)
+            elapsed = time.perf_counter() - started
+            llm.reset()
+            self._prefill_rate = len(tokens) / max(elapsed, 1e-6)
+        return self._prefill_rate
+
+    def _note_prefill(self, end: GenerationEnd) -> None:
+        rate = end.prefill_tokens_per_s
+        if rate and end.prompt_tokens - end.cached_tokens >= 128:
+            self._prefill_rate = rate if self._prefill_rate is None else 0.5 * (self._prefill_rate + rate)
+
+    # generation --------------------------------------------------------------------------------
+
+    def _piece(self, token: int) -> bytes:
+        buffer = self._piece_buffer
+        n = self._token_to_piece(self._vocab, token, buffer, len(buffer), 0, False)
+        if n < 0:
+            buffer = ctypes.create_string_buffer(-n)
+            n = self._token_to_piece(self._vocab, token, buffer, len(buffer), 0, False)
+        return buffer.raw[:n]
+
+    def stream(
+        self,
+        tokens: Sequence[int],
+        sampling: Sampling,
+        cancel: CancelToken | None = None,
+        stops: Sequence[str] = (),
+        start_thinking: bool = False,
+    ) -> Iterator[TokenStep | GenerationEnd]:
+        """Prefill (reusing the cached prefix, in batches, cancellable), then decode token by token.
+
+        Yields a TokenStep per sampled token and one GenerationEnd last; never raises for a
+        failed generation (finish_reason "error"). The caller holds `lock`.
+        """
+        llm = self._require_llm()
+        started = time.perf_counter()
+        prompt = list(tokens)
+        splitter = ChannelSplitter([*self._stops, *stops], start_thinking)
+        utf8 = Utf8Stream()
+        cached = 0
+        first_at: float | None = None
+        last_at: float | None = None
+        completion = thinking = 0
+        reason = "error"
+        error: str | None = None
+
+        def end(flushed: list[Piece]) -> GenerationEnd:
+            return GenerationEnd(
+                finish_reason=reason,
+                pieces=flushed,
+                prompt_tokens=len(prompt),
+                cached_tokens=cached,
+                prefill_ms=None if first_at is None else (first_at - started) * 1000.0,
+                first_token_at=first_at,
+                last_token_at=last_at,
+                completion_tokens=completion,
+                thinking_tokens=thinking,
+                error=error,
+            )
+
+        if not prompt or len(prompt) >= llm.n_ctx():
+            error = f"the prompt has {len(prompt)} tokens; the context holds {llm.n_ctx()}"
+            yield end([])
+            return
+        try:
+            cached = self.cached_prefix(prompt)
+            llm.n_tokens = cached
+            for start in range(cached, len(prompt) - 1, self.n_batch):
+                if cancel is not None and cancel.cancelled:
+                    reason = "cancelled"
+                    yield end([])
+                    return
+                llm.eval(prompt[start : min(start + self.n_batch, len(prompt) - 1)])
+            if cancel is not None and cancel.cancelled:
+                reason = "cancelled"
+                yield end([])
+                return
+            llm.set_seed(sampling.seed)
+            n_ctx = llm.n_ctx()
+            generator = llm.generate(
+                prompt,
+                top_k=sampling.top_k,
+                top_p=sampling.top_p,
+                min_p=sampling.min_p,
+                temp=sampling.temperature,
+                repeat_penalty=sampling.repeat_penalty,
+                reset=True,
+            )
+            is_eog, vocab, stop_ids = self._is_eog, self._vocab, self._stop_ids
+            try:
+                for token in generator:
+                    now = time.perf_counter()
+                    if first_at is None:
+                        first_at = now
+                    if is_eog(vocab, token) or token in stop_ids:
+                        reason = "stop"
+                        break
+                    last_at = now
+                    completion += 1
+                    was_thinking = splitter.channel == THINKING
+                    pieces = splitter.feed(utf8.feed(self._piece(token)))
+                    in_thinking = was_thinking or splitter.channel == THINKING
+                    if in_thinking:
+                        thinking += 1
+                    yield TokenStep(token, pieces, in_thinking, now)
+                    if splitter.stopped:
+                        reason = "stop"
+                        break
+                    if cancel is not None and cancel.cancelled:
+                        reason = "cancelled"
+                        break
+                    if completion >= sampling.max_tokens or llm.n_tokens + 1 >= n_ctx:
+                        reason = "length"
+                        break
+            finally:
+                generator.close()
+        except Exception as exc:  # a llama.cpp failure ends this answer, not the app
+            reason, error = "error", f"{type(exc).__name__}: {exc}"
+            llm.reset()
+            yield end([])
+            return
+        flushed = [] if splitter.stopped else splitter.feed(utf8.flush()) + splitter.flush()
+        result = end(flushed)
+        if reason in ("stop", "length"):
+            self._note_prefill(result)
+        yield result

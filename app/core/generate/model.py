@@ -1,0 +1,59 @@
+"""Model-level value types: sampling parameters, what a loaded model is, and file checks."""
+
+from __future__ import annotations
+
+from dataclasses import asdict, dataclass
+from pathlib import Path
+from typing import Any
+
+from app.core.errors import ModelError
+
+GGUF_MAGIC = b"GGUF"
+
+
+@dataclass(frozen=True)
+class Sampling:
+    """How tokens are picked; temperature 0 means greedy."""
+
+    temperature: float = 0.2
+    top_k: int = 40
+    top_p: float = 0.95
+    min_p: float = 0.05
+    repeat_penalty: float = 1.1
+    seed: int = 42
+    max_tokens: int = 512
+
+    def to_json(self) -> dict[str, Any]:
+        return asdict(self)
+
+
+@dataclass(frozen=True)
+class ModelInfo:
+    """A loaded chat model, as the GUI and the answer JSON describe it."""
+
+    name: str
+    path: str
+    n_ctx: int
+    n_ctx_train: int
+    supports_thinking: bool
+    thinking_reason: str
+    chat_template: str  # "gguf" or "chatml" (fallback)
+    n_threads: int
+
+    def to_json(self) -> dict[str, Any]:
+        return asdict(self)
+
+
+def check_model_file(path: Path) -> None:
+    """Raise ModelError naming the file unless it exists and starts like a GGUF file."""
+    if not path.exists():
+        raise ModelError(f"model file not found: {path}")
+    if not path.is_file():
+        raise ModelError(f"model path is not a file: {path}")
+    try:
+        with path.open("rb") as handle:
+            magic = handle.read(4)
+    except OSError as exc:
+        raise ModelError(f"cannot read the model file {path}: {exc}") from exc
+    if magic != GGUF_MAGIC:
+        raise ModelError(f"not a GGUF model file: {path}")

@@ -1,0 +1,225 @@
+"""Token-budgeted prompt assembly: passages best-first, history dropped first, never past n_ctx."""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+from dataclasses import dataclass, field, replace
+from typing import Any, Protocol
+
+from app.core.errors import UsageError
+from app.core.passage import Hit
+from app.core.prompt.system import format_passage, passages_block, system_prompt
+
+ChatMessage = dict[str, str]
+SEPARATOR_SLACK = 2  # tokens a blank-line separator and a label boundary can add
+
+
+class PromptModel(Protocol):
+    """What assembly needs from the loaded model: its tokenizer and its chat template."""
+
+    def count_tokens(self, text: str) -> int: ...
+
+    def render_chat(self, messages: Sequence[ChatMessage], enable_thinking: bool) -> str: ...
+
+    def tokenize_prompt(self, prompt: str) -> list[int]: ...
+
+
+@dataclass(frozen=True)
+class HistoryTurn:
+    """A previous question and its complete answer in the same chat (thinking never included)."""
+
+    question: str
+    answer: str
+
+
+@dataclass(frozen=True)
+class DroppedPassage:
+    """A retrieved passage left out of the prompt, and why ("context" or "ttft_target")."""
+
+    chunk_id: int
+    document: str
+    page: int
+    tokens: int
+    reason: str
+
+    def to_json(self) -> dict[str, Any]:
+        return {
+            "chunk_id": self.chunk_id,
+            "document": self.document,
+            "page": self.page,
+            "tokens": self.tokens,
+            "reason": self.reason,
+        }
+
+
+@dataclass(frozen=True)
+class Budget:
+    """Where the context went: tokens per part, what was used, what was dropped and why."""
+
+    n_ctx: int
+    answer_reserve: int
+    limit_tokens: int  # the most prompt tokens allowed (context and TTFT target)
+    ttft_limit_tokens: int | None
+    prompt_tokens: int = 0
+    system_tokens: int = 0
+    passages_tokens: int = 0
+    history_tokens: int = 0
+    question_tokens: int = 0
+    template_tokens: int = 0
+    passages_used: list[int] = field(default_factory=list)  # chunk ids, in [n] order
+    passages_dropped: list[DroppedPassage] = field(default_factory=list)
+    history_turns_used: int = 0
+    history_turns_dropped: int = 0
+    ttft_target_ms: float | None = None
+    prefill_tokens_per_s: float | None = None  # the rate the prediction used
+    cached_prompt_tokens: int = 0  # prefix already in the KV cache when assembled
+    predicted_ttft_ms: float | None = None
+    measured_ttft_ms: float | None = None
+
+    def with_prediction(
+        self, cached: int, rate: float | None, target_ms: float | None, elapsed_ms: float = 0.0
+    ) -> Budget:
+        """Predicted TTFT = time already spent (queue, retrieval, assembly) + uncached tokens / rate."""
+        predicted = None
+        if rate and rate > 0:
+            predicted = elapsed_ms + max(0, self.prompt_tokens - cached) / rate * 1000.0
+        return replace(
+            self,
+            cached_prompt_tokens=cached,
+            prefill_tokens_per_s=rate,
+            predicted_ttft_ms=predicted,
+            ttft_target_ms=target_ms,
+        )
+
+    def to_json(self) -> dict[str, Any]:
+        def rounded(value: float | None) -> float | None:
+            return None if value is None else round(value, 1)
+
+        return {
+            "n_ctx": self.n_ctx,
+            "answer_reserve": self.answer_reserve,
+            "limit_tokens": self.limit_tokens,
+            "ttft_limit_tokens": self.ttft_limit_tokens,
+            "prompt_tokens": self.prompt_tokens,
+            "system_tokens": self.system_tokens,
+            "passages_tokens": self.passages_tokens,
+            "history_tokens": self.history_tokens,
+            "question_tokens": self.question_tokens,
+            "template_tokens": self.template_tokens,
+            "passages_used": list(self.passages_used),
+            "passages_dropped": [dropped.to_json() for dropped in self.passages_dropped],
+            "history_turns_used": self.history_turns_used,
+            "history_turns_dropped": self.history_turns_dropped,
+            "ttft_target_ms": rounded(self.ttft_target_ms),
+            "prefill_tokens_per_s": rounded(self.prefill_tokens_per_s),
+            "cached_prompt_tokens": self.cached_prompt_tokens,
+            "predicted_ttft_ms": rounded(self.predicted_ttft_ms),
+            "measured_ttft_ms": rounded(self.measured_ttft_ms),
+        }
+
+
+@dataclass(frozen=True)
+class PromptPlan:
+    """The rendered prompt, its exact tokens, the passages it numbers [1..n] and its budget."""
+
+    prompt: str
+    tokens: list[int]
+    messages: list[ChatMessage]
+    passages: list[Hit]
+    budget: Budget
+
+
+def build_messages(
+    question: str, passages: Sequence[Hit], history: Sequence[HistoryTurn]
+) -> list[ChatMessage]:
+    """System (instructions + passages, a stable prefix), older turns, then the question."""
+    messages: list[ChatMessage] = [{"role": "system", "content": system_prompt(passages)}]
+    for turn in history:
+        messages.append({"role": "user", "content": turn.question})
+        messages.append({"role": "assistant", "content": turn.answer})
+    messages.append({"role": "user", "content": question})
+    return messages
+
+
+def assemble(
+    model: PromptModel,
+    question: str,
+    hits: Sequence[Hit],
+    history: Sequence[HistoryTurn],
+    *,
+    n_ctx: int,
+    max_tokens: int,
+    enable_thinking: bool,
+    ttft_limit_tokens: int | None = None,
+) -> PromptPlan:
+    """Fit the prompt: passages best-first (skip one that does not fit, try the next), then the
+    newest history turns; the rendered prompt is tokenized exactly and trimmed until it fits."""
+    if max_tokens >= n_ctx:
+        raise UsageError(f"max answer tokens ({max_tokens}) must be below the context size ({n_ctx})")
+    ctx_limit = n_ctx - max_tokens
+    limit = ctx_limit if ttft_limit_tokens is None else min(ctx_limit, ttft_limit_tokens)
+
+    def render(passages: Sequence[Hit], turns: Sequence[HistoryTurn]) -> tuple[str, list[int]]:
+        text = model.render_chat(build_messages(question, passages, turns), enable_thinking)
+        return text, model.tokenize_prompt(text)
+
+    _, base_tokens = render([], [])
+    if len(base_tokens) > ctx_limit:
+        raise UsageError(
+            f"the question is too long: {len(base_tokens)} prompt tokens plus {max_tokens} answer tokens "
+            f"exceed the context of {n_ctx} tokens"
+        )
+    used: list[Hit] = []
+    dropped: list[DroppedPassage] = []
+    estimate = len(base_tokens) + model.count_tokens("\n\n") + SEPARATOR_SLACK
+    for hit in hits:
+        cost = model.count_tokens(format_passage(len(used) + 1, hit)) + SEPARATOR_SLACK
+        if estimate + cost <= limit:
+            used.append(hit)
+            estimate += cost
+        else:
+            reason = "context" if estimate + cost > ctx_limit else "ttft_target"
+            dropped.append(DroppedPassage(hit.chunk_id, hit.document, hit.page, cost, reason))
+
+    turns: list[HistoryTurn] = []
+    for turn in reversed(history):  # newest first; older turns go first when short
+        cost = model.count_tokens(turn.question) + model.count_tokens(turn.answer) + 12
+        if estimate + cost > limit:
+            break
+        turns.insert(0, turn)
+        estimate += cost
+
+    prompt, tokens = render(used, turns)
+    while len(tokens) > limit and (turns or used):
+        if turns:
+            turns.pop(0)
+        else:
+            hit = used.pop()
+            cost = model.count_tokens(format_passage(len(used) + 1, hit))
+            reason = "context" if len(tokens) > ctx_limit else "ttft_target"
+            dropped.insert(0, DroppedPassage(hit.chunk_id, hit.document, hit.page, cost, reason))
+        prompt, tokens = render(used, turns)
+
+    system_text = system_prompt(used)
+    passages_tokens = model.count_tokens(passages_block(used)) if used else 0
+    system_tokens = model.count_tokens(system_text) - passages_tokens
+    history_tokens = sum(model.count_tokens(t.question) + model.count_tokens(t.answer) for t in turns)
+    question_tokens = model.count_tokens(question)
+    budget = Budget(
+        n_ctx=n_ctx,
+        answer_reserve=max_tokens,
+        limit_tokens=limit,
+        ttft_limit_tokens=ttft_limit_tokens,
+        prompt_tokens=len(tokens),
+        system_tokens=system_tokens,
+        passages_tokens=passages_tokens,
+        history_tokens=history_tokens,
+        question_tokens=question_tokens,
+        template_tokens=len(tokens) - system_tokens - passages_tokens - history_tokens - question_tokens,
+        passages_used=[hit.chunk_id for hit in used],
+        passages_dropped=dropped,
+        history_turns_used=len(turns),
+        history_turns_dropped=len(history) - len(turns),
+    )
+    messages = build_messages(question, used, turns)
+    return PromptPlan(prompt=prompt, tokens=tokens, messages=messages, passages=used, budget=budget)

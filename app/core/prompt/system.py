@@ -1,0 +1,61 @@
+"""The system prompt and passage labels: pure functions of their inputs, asserted as strings."""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+
+from app.core.passage import Hit
+
+INSTRUCTIONS = (
+    "You answer questions about the user's documents using only the numbered passages below.\n"
+    "- Answer directly with your conclusion. Do not summarise, restate or copy the passages.\n"
+    "- Cite every claim with the numbers of the passages that support it, like [1] or [1, 3].\n"
+    "- If the passages do not contain the answer, say plainly that the documents do not cover it.\n"
+    "- Answer in the language of the question."
+)
+PASSAGES_HEADER = "Passages:"
+NO_PASSAGES = "Passages: none were found in the documents."
+
+
+def passage_label(hit: Hit) -> str:
+    """'report.pdf, p. 3' (or 'p. 3–4' when the passage crosses a page break)."""
+    pages = f"p. {hit.page}" if hit.page_end <= hit.page else f"pp. {hit.page}–{hit.page_end}"
+    return f"{hit.document}, {pages}"
+
+
+def format_passage(n: int, hit: Hit) -> str:
+    """One passage as the model sees it: '[n] label' then the text."""
+    return f"[{n}] {passage_label(hit)}\n{hit.text.strip()}"
+
+
+def passages_block(hits: Sequence[Hit]) -> str:
+    """The numbered passages, [1] first, separated by blank lines."""
+    return "\n\n".join(format_passage(n, hit) for n, hit in enumerate(hits, start=1))
+
+
+def system_prompt(hits: Sequence[Hit]) -> str:
+    """Instructions followed by the numbered passages (or a line saying there are none)."""
+    if not hits:
+        return f"{INSTRUCTIONS}\n\n{NO_PASSAGES}"
+    return f"{INSTRUCTIONS}\n\n{PASSAGES_HEADER}\n\n{passages_block(hits)}"
+
+
+def _is_cjk(char: str) -> bool:
+    code = ord(char)
+    return (
+        0x4E00 <= code <= 0x9FFF  # CJK unified ideographs
+        or 0x3400 <= code <= 0x4DBF  # extension A
+        or 0x3040 <= code <= 0x30FF  # hiragana, katakana
+        or 0xAC00 <= code <= 0xD7AF  # hangul syllables
+    )
+
+
+def not_covered_answer(question: str) -> str:
+    """What the grounding gate answers without calling the model, in the question's script."""
+    if any(_is_cjk(char) for char in question):
+        if any(0x3040 <= ord(char) <= 0x30FF for char in question):
+            return "ドキュメントにはこの質問への答えが含まれていません。"
+        if any(0xAC00 <= ord(char) <= 0xD7AF for char in question):
+            return "문서에는 이 질문에 대한 답이 없습니다."
+        return "文档中没有涉及这个问题的内容。"
+    return "The documents in your library do not cover this question."

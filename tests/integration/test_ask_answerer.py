@@ -1,0 +1,327 @@
+"""The Answerer end to end with the real SmolLM2: events, JSON contract, persistence, stops, gate."""
+
+from __future__ import annotations
+
+import threading
+from collections.abc import Iterator
+from pathlib import Path
+
+import pytest
+from sqlalchemy import select
+from sqlalchemy.orm import Session, sessionmaker
+
+from app.core.answer import Answer, Answerer, AnswerEvent, AskOptions, Delta, Finished, Metrics, Retrieved
+from app.core.cancel import CancelToken
+from app.core.config import Settings
+from app.core.errors import ModelError, UsageError
+from app.core.generate.engine import Engine
+from app.core.store.chats import Trace
+from tests.core.answer_helpers import fixed_search, make_hit
+
+HITS = [
+    make_hit(1, "Prefill evaluates the whole prompt at once; it decides the time to first token.", page=5),
+    make_hit(2, "Decode produces one token per step and decides the tokens per second.", page=6),
+    make_hit(3, "The default chat model is SmolLM2 with 135 million parameters.", document="models.md"),
+]
+METRIC_KEYS = {
+    "queue_ms",
+    "retrieval_ms",
+    "assemble_ms",
+    "prompt_tokens",
+    "ttft_ms",
+    "prefill_tokens_per_s",
+    "completion_tokens",
+    "thinking_tokens",
+    "tpot_ms",
+    "tokens_per_s",
+    "total_ms",
+}
+
+
+@pytest.fixture
+def answerer(
+    test_settings: Settings, sessions: sessionmaker[Session], chat_engine: Engine
+) -> Iterator[Answerer]:
+    answerer = Answerer(test_settings, sessions, fixed_search(HITS), engine=chat_engine)
+    yield answerer
+    answerer.close()
+
+
+def collect(events: Iterator[AnswerEvent]) -> list[AnswerEvent]:
+    return list(events)
+
+
+def test_events_come_in_order_and_the_json_contract_holds(answerer: Answerer) -> None:
+    events = collect(answerer.ask_stream("What decides the time to first token?", AskOptions(max_tokens=80)))
+    assert isinstance(events[0], Retrieved) and len(events[0].hits) == 3
+    assert isinstance(events[-1], Finished)
+    assert sum(isinstance(e, Finished) for e in events) == 1
+    assert all(isinstance(e, Delta | Metrics) for e in events[1:-1])
+    answer = events[-1].answer
+    deltas = [e for e in events if isinstance(e, Delta)]
+    assert "".join(d.text for d in deltas if d.channel == "answer").strip() == answer.answer
+    assert sum(d.tokens for d in deltas) == answer.metrics.completion_tokens
+
+    data = answer.to_json()
+    assert {
+        "answer",
+        "thinking",
+        "citations",
+        "invalid_citations",
+        "finish_reason",
+        "model",
+        "budget",
+        "metrics",
+    } <= set(data)
+    assert {"grounded", "chat_id", "message_id", "complete", "spans"} <= set(data)
+    assert set(data["metrics"]) == METRIC_KEYS
+    assert data["model"] == "SmolLM2-135M-Instruct.Q4_1.gguf"
+    assert data["grounded"] is True
+    assert data["complete"] is (data["finish_reason"] == "stop")
+    assert data["finish_reason"] in ("stop", "length")
+    for citation in data["citations"]:
+        assert {"n", "document", "page", "text", "chunk_id"} <= set(citation)
+        hit = HITS[citation["n"] - 1]
+        assert (citation["chunk_id"], citation["page"], citation["text"]) == (
+            hit.chunk_id,
+            hit.page,
+            hit.text,
+        )
+    assert all(n < 1 or n > 3 for n in data["invalid_citations"])
+
+    metrics = answer.metrics
+    assert metrics.completion_tokens > 1
+    assert metrics.ttft_ms is not None and metrics.ttft_ms > 0
+    assert metrics.tokens_per_s is not None and metrics.tokens_per_s > 0
+    assert metrics.tpot_ms is not None and metrics.tokens_per_s == pytest.approx(1000.0 / metrics.tpot_ms)
+    assert metrics.prompt_tokens == answer.budget.prompt_tokens if answer.budget else False
+    assert metrics.total_ms >= metrics.ttft_ms
+    assert metrics.retrieval_ms == 1.5
+    assert set(answer.spans) >= {"queue", "retrieve", "assemble", "prefill", "decode", "parse"}
+    budget = data["budget"]
+    assert budget["passages_used"] == [1, 2, 3]
+    assert budget["prompt_tokens"] + budget["answer_reserve"] <= budget["n_ctx"]
+    assert budget["predicted_ttft_ms"] is not None and budget["measured_ttft_ms"] == round(metrics.ttft_ms, 1)
+
+
+def test_answer_question_and_trace_are_persisted(answerer: Answerer) -> None:
+    answer = answerer.ask("What is the default chat model?", AskOptions(max_tokens=40))
+    assert answer.chat_id is not None and answer.message_id is not None
+    messages = answerer.chat_history(answer.chat_id)
+    assert [m.role for m in messages] == ["user", "assistant"]
+    assert messages[0].content == "What is the default chat model?"
+    reply = messages[1]
+    assert reply.id == answer.message_id
+    assert reply.content == answer.answer and reply.finish_reason == answer.finish_reason
+    assert [c.n for c in reply.citations] == [c.n for c in answer.citations]
+    trace = reply.trace
+    assert trace is not None
+    assert trace["metrics"]["completion_tokens"] == answer.metrics.completion_tokens
+    assert trace["sampling"]["seed"] == 42 and trace["sampling"]["temperature"] == 0.0
+    assert trace["budget"]["n_ctx"] == 4096
+    assert set(trace["spans"]) >= {"queue", "retrieve", "assemble", "prefill", "decode", "parse"}
+    summaries = answerer.chats()
+    assert summaries[0].id == answer.chat_id and summaries[0].messages == 2
+    assert summaries[0].title == "What is the default chat model?"
+
+
+def test_tiny_max_tokens_gives_length_and_an_incomplete_answer(answerer: Answerer) -> None:
+    answer = answerer.ask("Explain prefill and decode in detail.", AskOptions(max_tokens=3))
+    assert answer.finish_reason == "length"
+    assert not answer.complete and answer.to_json()["complete"] is False
+    assert answer.metrics.completion_tokens == 3
+    assert answer.chat_id is not None
+    stored = answerer.chat_history(answer.chat_id)[-1]
+    assert stored.finish_reason == "length" and not stored.complete
+
+
+def test_cancel_from_another_thread_stops_within_a_token(answerer: Answerer) -> None:
+    cancel = CancelToken()
+    streamed = 0
+    at_cancel: list[int] = []
+    started = threading.Event()
+
+    def press_stop() -> None:
+        started.wait(60)
+        at_cancel.append(streamed)
+        cancel.cancel()
+
+    stopper = threading.Thread(target=press_stop)
+    stopper.start()
+    answer = None
+    for event in answerer.ask_stream(
+        "Write a long essay about prefill.", AskOptions(max_tokens=400), cancel=cancel
+    ):
+        if isinstance(event, Delta):
+            streamed += event.tokens
+            if streamed >= 3 and not started.is_set():
+                started.set()
+                stopper.join()
+        elif isinstance(event, Finished):
+            answer = event.answer
+    assert answer is not None and answer.finish_reason == "cancelled"
+    assert answer.metrics.completion_tokens <= at_cancel[0] + 1
+    assert answer.chat_id is not None
+    assert answerer.chat_history(answer.chat_id)[-1].finish_reason == "cancelled"
+
+
+def test_cancel_before_the_model_runs_still_finishes_cleanly(answerer: Answerer) -> None:
+    cancel = CancelToken()
+    cancel.cancel()
+    events = collect(answerer.ask_stream("Anything?", cancel=cancel))
+    assert isinstance(events[0], Retrieved) and isinstance(events[-1], Finished)
+    assert events[-1].answer.finish_reason == "cancelled"
+
+
+def test_unanswerable_question_is_gated_without_calling_the_model(
+    sessions: sessionmaker[Session], tmp_path: Path
+) -> None:
+    settings = Settings(model_path=str(tmp_path / "absent.gguf"))  # loading it would fail
+    weak = [make_hit(1, "Unrelated text about gardening.", similarity=0.05)]
+    answerer = Answerer(settings, sessions, fixed_search(weak))
+    answer = answerer.ask("What is the boiling point of mercury?")
+    assert answer.finish_reason == "stop" and answer.complete
+    assert answer.grounded is False and answer.to_json()["grounded"] is False
+    assert answer.answer == "The documents in your library do not cover this question."
+    assert answer.metrics.completion_tokens == 0 and answer.citations == []
+    assert answer.budget is not None
+    assert [d.reason for d in answer.budget.passages_dropped] == ["below_grounding_threshold"]
+    assert answerer.model_info() is None  # never loaded
+    assert answer.chat_id is not None
+    assert answerer.chat_history(answer.chat_id)[-1].trace["grounded"] is False  # type: ignore[index]
+
+
+def test_no_hits_at_all_is_gated_in_the_question_language(
+    answerer: Answerer, test_settings: Settings
+) -> None:
+    empty = Answerer(test_settings, answerer._sessions, fixed_search([]), engine=answerer.engine)
+    answer = empty.ask("缓存是什么？")
+    assert answer.grounded is False and answer.answer == "文档中没有涉及这个问题的内容。"
+
+
+def test_missing_model_gives_an_error_answer_naming_the_file(
+    sessions: sessionmaker[Session], tmp_path: Path
+) -> None:
+    answerer = Answerer(Settings(model_path=str(tmp_path / "gone.gguf")), sessions, fixed_search(HITS))
+    answer = answerer.ask("What decides the time to first token?")
+    assert answer.finish_reason == "error" and not answer.complete
+    assert answer.error is not None and "gone.gguf" in answer.error
+    assert answer.chat_id is not None
+    assert answerer.chat_history(answer.chat_id)[-1].finish_reason == "error"
+
+
+def test_follow_up_reuses_the_prefix_and_carries_complete_history(answerer: Answerer) -> None:
+    first = answerer.ask("What decides the time to first token?", AskOptions(max_tokens=60))
+    follow = answerer.ask(
+        "And what decides tokens per second?", AskOptions(max_tokens=30), chat_id=first.chat_id
+    )
+    assert follow.chat_id == first.chat_id
+    assert follow.budget is not None
+    assert follow.budget.history_turns_used == (1 if first.complete else 0)
+    assert follow.budget.cached_prompt_tokens > follow.budget.system_tokens  # instructions + passages reused
+    assert [m.role for m in answerer.chat_history(first.chat_id or 0)] == ["user", "assistant"] * 2
+
+
+def test_chinese_question_streams_intact_chinese(answerer: Answerer, test_settings: Settings) -> None:
+    hits = [make_hit(1, "北京是中国的首都，有三千多年的历史。", document="城市.md")]
+    chinese = Answerer(test_settings, answerer._sessions, fixed_search(hits), engine=answerer.engine)
+    deltas: list[Delta] = []
+    answer = chinese.ask(
+        "北京是哪个国家的首都？请用中文回答。", AskOptions(max_tokens=40), on_delta=deltas.append
+    )
+    streamed = "".join(d.text for d in deltas if d.channel == "answer")
+    assert streamed.strip() == answer.answer
+    assert all("\ufffd" not in d.text for d in deltas)
+    assert sum(1 for char in answer.answer if "\u4e00" <= char <= "\u9fff") >= 2
+
+
+def test_long_passages_never_push_the_prompt_past_the_context(
+    answerer: Answerer, test_settings: Settings
+) -> None:
+    long_hits = [make_hit(i, "Prefill is slow on long prompts. " * 80, page=i) for i in range(1, 11)]
+    settings = test_settings.replace(ttft_target_s=0.0)
+    wide = Answerer(settings, answerer._sessions, fixed_search(long_hits), engine=answerer.engine)
+    cancel = CancelToken()  # a large answer reserve leaves room for one passage; stop after a token
+    answer = None
+    for event in wide.ask_stream(
+        "Why is prefill slow?", AskOptions(max_tokens=3200, passages_k=10), cancel=cancel
+    ):
+        if isinstance(event, Delta):
+            cancel.cancel()
+        elif isinstance(event, Finished):
+            answer = event.answer
+    assert answer is not None and answer.budget is not None
+    assert answer.budget.prompt_tokens + 3200 <= 4096
+    assert answer.metrics.prompt_tokens == answer.budget.prompt_tokens
+    assert len(answer.budget.passages_used) == 1 and len(answer.budget.passages_dropped) == 9
+
+
+def test_empty_question_and_unknown_chat_are_usage_errors(answerer: Answerer) -> None:
+    with pytest.raises(UsageError):
+        answerer.ask_stream("   ")
+    with pytest.raises(UsageError, match="no chat"):
+        answerer.ask_stream("Hi?", chat_id=9999)
+    with pytest.raises(UsageError):
+        answerer.ask_stream("Hi?", AskOptions(temperature=-1.0))
+
+
+def test_settings_with_a_missing_model_keep_the_loaded_one(answerer: Answerer, tmp_path: Path) -> None:
+    before = answerer.settings
+    with pytest.raises(ModelError, match=r"missing\.gguf"):
+        answerer.set_settings(before.replace(model_path=str(tmp_path / "missing.gguf")))
+    assert answerer.settings == before
+    assert answerer.load_model().name == "SmolLM2-135M-Instruct.Q4_1.gguf"
+
+
+def test_changed_context_reloads_lazily(answerer: Answerer) -> None:
+    answerer.load_model()
+    answerer.set_settings(answerer.settings.replace(n_ctx=1024))
+    info = answerer.model_info()
+    assert info is not None and info.n_ctx == 4096  # not reloaded yet
+    assert answerer.load_model().n_ctx == 1024
+    answer = answerer.ask("What decides the time to first token?", AskOptions(max_tokens=4))
+    assert answer.budget is not None and answer.budget.n_ctx == 1024
+
+
+def test_chats_can_be_created_listed_and_deleted(answerer: Answerer) -> None:
+    chat_id = answerer.new_chat("Prefill questions")
+    assert [c.title for c in answerer.chats()] == ["Prefill questions"]
+    answer = answerer.ask("What decides the time to first token?", AskOptions(max_tokens=4), chat_id=chat_id)
+    assert answer.chat_id == chat_id
+    answerer.delete_chat(chat_id)
+    assert answerer.chats() == []
+    with answerer._sessions() as session:
+        assert session.scalars(select(Trace)).all() == []  # traces go with their chat
+
+
+def test_a_second_question_waits_for_the_model_and_reports_the_wait(answerer: Answerer) -> None:
+    barrier = threading.Barrier(2)
+    answers: list[Answer] = []
+
+    def ask_one(question: str) -> None:
+        barrier.wait()
+        answers.append(answerer.ask(question, AskOptions(max_tokens=12)))
+
+    threads = [threading.Thread(target=ask_one, args=(q,)) for q in ("What is prefill?", "What is decode?")]
+    for thread in threads:
+        thread.start()
+    for thread in threads:
+        thread.join()
+    assert len(answers) == 2 and all(a.finish_reason in ("stop", "length") for a in answers)
+    holder, waiter = sorted(answers, key=lambda a: a.metrics.queue_ms)
+    assert waiter.metrics.queue_ms >= holder.spans["decode"]  # it waited through the whole generation
+
+
+def test_a_new_model_that_fails_to_load_keeps_the_previous_one(
+    answerer: Answerer, tmp_path: Path, smollm_path: Path
+) -> None:
+    broken = tmp_path / "truncated.gguf"
+    broken.write_bytes(smollm_path.read_bytes()[:8192])  # starts like GGUF, fails in llama.cpp
+    before = answerer.settings
+    answerer.set_settings(before.replace(model_path=str(broken)))
+    with pytest.raises(ModelError, match=r"truncated\.gguf"):
+        answerer.load_model()
+    assert answerer.settings.model_path == before.model_path
+    assert answerer.load_model().name == "SmolLM2-135M-Instruct.Q4_1.gguf"
+    answer = answerer.ask("What decides the time to first token?", AskOptions(max_tokens=4))
+    assert answer.finish_reason in ("stop", "length") and answer.model == "SmolLM2-135M-Instruct.Q4_1.gguf"
