@@ -1,0 +1,282 @@
+"""One answer in the chat: thinking section, streamed Markdown, readout, banner and sources."""
+
+from __future__ import annotations
+
+import html
+from typing import Any
+
+from PySide6.QtCore import QSizeF, Qt, QTimer, QUrl, Signal
+from PySide6.QtGui import QTextCursor, QTextDocumentFragment
+from PySide6.QtWidgets import (
+    QFrame,
+    QHBoxLayout,
+    QLabel,
+    QPlainTextEdit,
+    QPushButton,
+    QSizePolicy,
+    QTextBrowser,
+    QToolButton,
+    QVBoxLayout,
+    QWidget,
+)
+
+from app.gui.answer_state import DONE, FAILED, AnswerState
+from app.gui.markdown_stream import MarkdownStream, link_citations
+from app.gui.readout import breakdown, final_readout, live_readout
+
+ZWSP = "\u200b"  # merges into the previous block when a settled fragment is appended
+
+
+class MarkdownView(QTextBrowser):
+    """Read-only Markdown that grows to fit its text; [n] links emit `citation_clicked(n)`."""
+
+    citation_clicked = Signal(int)
+
+    def __init__(self, parent: QWidget | None = None) -> None:
+        super().__init__(parent)
+        self.setOpenLinks(False)
+        self.setFrameShape(QFrame.Shape.NoFrame)
+        self.setVerticalScrollBarPolicy(Qt.ScrollBarPolicy.ScrollBarAlwaysOff)
+        self.setHorizontalScrollBarPolicy(Qt.ScrollBarPolicy.ScrollBarAlwaysOff)
+        self.setSizePolicy(QSizePolicy.Policy.Expanding, QSizePolicy.Policy.Fixed)
+        self.viewport().setAutoFillBackground(False)
+        self.setAcceptDrops(False)
+        self.anchorClicked.connect(self._anchor)
+        self.document().documentLayout().documentSizeChanged.connect(self._fit)
+        self._stream = MarkdownStream()
+        self._tail_start = 0
+        self.setFixedHeight(24)
+
+    def _fit(self, size: QSizeF) -> None:
+        margins = self.contentsMargins()
+        self.setFixedHeight(int(size.height()) + margins.top() + margins.bottom() + 2)
+
+    def _anchor(self, url: QUrl) -> None:
+        if url.scheme() == "cite" and url.path().isdigit():
+            self.citation_clicked.emit(int(url.path()))
+
+    def append_streamed(self, text: str) -> None:
+        """Render newly settled blocks once and re-render only the unfinished tail."""
+        settled, tail = self._stream.feed(text)
+        document = self.document()
+        cursor = QTextCursor(document)
+        cursor.setPosition(self._tail_start)
+        cursor.movePosition(QTextCursor.MoveOperation.End, QTextCursor.MoveMode.KeepAnchor)
+        cursor.removeSelectedText()
+        if settled:
+            self._insert(cursor, settled)
+            self._tail_start = cursor.position()
+        if tail:
+            self._insert(cursor, tail)
+
+    def _insert(self, cursor: QTextCursor, markdown: str) -> None:
+        prefix = "" if cursor.position() == 0 else ZWSP + "\n\n"
+        cursor.insertFragment(QTextDocumentFragment.fromMarkdown(prefix + link_citations(markdown)))
+
+    def set_final(self, markdown: str, valid: set[int] | None) -> None:
+        """The finished answer: one full render with citations checked."""
+        self._stream = MarkdownStream()
+        self._tail_start = 0
+        self.setMarkdown(link_citations(markdown, valid))
+
+
+class AnswerView(QFrame):
+    """Subscribes to one AnswerState; re-renders only itself, only when the state flushes."""
+
+    citation_activated = Signal(dict)
+    continue_requested = Signal(object)  # AnswerState
+    budget_requested = Signal(object)  # AnswerState
+
+    def __init__(self, state: AnswerState, parent: QWidget | None = None) -> None:
+        super().__init__(parent)
+        self.state = state
+        self.setObjectName("answer")
+        layout = QVBoxLayout(self)
+        layout.setContentsMargins(12, 8, 12, 8)
+        layout.setSpacing(4)
+
+        self.thinking_toggle = QToolButton(self)
+        self.thinking_toggle.setObjectName("thinkingToggle")
+        self.thinking_toggle.setToolButtonStyle(Qt.ToolButtonStyle.ToolButtonTextBesideIcon)
+        self.thinking_toggle.setArrowType(Qt.ArrowType.RightArrow)
+        self.thinking_toggle.setCheckable(True)
+        self.thinking_toggle.setAutoRaise(True)
+        self.thinking_toggle.toggled.connect(self._toggle_thinking)
+        self.thinking_text = QPlainTextEdit(self)
+        self.thinking_text.setObjectName("thinkingText")
+        self.thinking_text.setReadOnly(True)
+        self.thinking_text.setMaximumHeight(160)
+        self.thinking_text.setVisible(False)
+        self.thinking_toggle.setVisible(False)
+        layout.addWidget(self.thinking_toggle)
+        layout.addWidget(self.thinking_text)
+
+        self.body = MarkdownView(self)
+        self.body.setObjectName("answerBody")
+        self.body.citation_clicked.connect(self._citation_number)
+        layout.addWidget(self.body)
+
+        self.banner = QFrame(self)
+        self.banner.setObjectName("cutOffBanner")
+        banner_layout = QHBoxLayout(self.banner)
+        banner_layout.setContentsMargins(8, 4, 8, 4)
+        self.banner_label = QLabel(self.banner)
+        self.banner_label.setWordWrap(True)
+        self.continue_button = QPushButton(self.tr("Continue"), self.banner)
+        self.continue_button.setToolTip(self.tr("Ask again with twice the answer length"))
+        self.continue_button.clicked.connect(lambda: self.continue_requested.emit(self.state))
+        banner_layout.addWidget(self.banner_label, 1)
+        banner_layout.addWidget(self.continue_button)
+        self.banner.setVisible(False)
+        layout.addWidget(self.banner)
+
+        self.readout = QLabel(self)
+        self.readout.setObjectName("readout")
+        self.readout.setTextInteractionFlags(Qt.TextInteractionFlag.TextSelectableByMouse)
+        layout.addWidget(self.readout)
+        details = QHBoxLayout()
+        self.breakdown = QLabel(self)
+        self.breakdown.setObjectName("breakdown")
+        self.budget_link = QLabel(self)
+        self.budget_link.setText(f'<a href="budget">{html.escape(self.tr("Token budget…"))}</a>')
+        self.budget_link.linkActivated.connect(lambda _link: self.budget_requested.emit(self.state))
+        self.budget_link.setVisible(False)
+        details.addWidget(self.breakdown, 1)
+        details.addWidget(self.budget_link)
+        layout.addLayout(details)
+
+        self.sources = QLabel(self)
+        self.sources.setObjectName("sources")
+        self.sources.setWordWrap(True)
+        self.sources.setTextFormat(Qt.TextFormat.RichText)
+        self.sources.linkActivated.connect(self._source_link)
+        self.sources.setVisible(False)
+        layout.addWidget(self.sources)
+
+        state.text_flushed.connect(self._on_text)
+        state.figures_changed.connect(self._on_figures)
+        state.finished.connect(self._on_finished)
+        if state.phase in (DONE, FAILED):
+            self._on_finished()
+        else:
+            self._on_figures()
+
+    # -- streaming ------------------------------------------------------------------------------
+    def _on_text(self, thinking: str, answer: str) -> None:
+        if thinking:
+            if not self.thinking_toggle.isVisible():
+                self.thinking_toggle.setVisible(True)
+            self.thinking_text.moveCursor(QTextCursor.MoveOperation.End)
+            self.thinking_text.insertPlainText(thinking)
+            self.thinking_toggle.setText(self.tr("Thinking…"))
+        if answer:
+            self.body.append_streamed(answer)
+            if self.state.thinking_tokens:
+                self._label_thinking()
+
+    def _on_figures(self) -> None:
+        self.readout.setText(live_readout(self.state))
+
+    def _toggle_thinking(self, shown: bool) -> None:
+        self.thinking_text.setVisible(shown)
+        self.thinking_toggle.setArrowType(Qt.ArrowType.DownArrow if shown else Qt.ArrowType.RightArrow)
+
+    def _label_thinking(self) -> None:
+        seconds = self.state.thinking_seconds()
+        if seconds is not None:
+            self.thinking_toggle.setText(self.tr("Thought for {0} s").format(max(1, round(seconds))))
+        else:
+            self.thinking_toggle.setText(self.tr("Thinking"))
+
+    # -- finished -------------------------------------------------------------------------------
+    def _on_finished(self) -> None:
+        state = self.state
+        if state.thinking_text:
+            self.thinking_toggle.setVisible(True)
+            self.thinking_text.setPlainText(state.thinking_text)
+            self._label_thinking()
+        valid = {int(c["n"]) for c in state.citations}
+        self.body.set_final(state.answer_text or "", valid)
+        self.readout.setText(final_readout(state))
+        self.breakdown.setText(breakdown(state))
+        self.budget_link.setVisible(bool(state.budget))
+        reason = state.finish_reason
+        if reason == "length":
+            self._show_banner(self.tr("This answer was cut off: it reached the maximum answer length."), True)
+        elif reason == "cancelled":
+            self._show_banner(self.tr("Stopped: this answer is incomplete."), False)
+        elif reason == "error" or state.phase == FAILED:
+            self._show_banner(self.tr("The answer failed: {0}").format(state.error or reason), False)
+        self._show_sources()
+        QTimer.singleShot(0, self.updateGeometry)
+
+    def _show_banner(self, text: str, can_continue: bool) -> None:
+        self.banner_label.setText(text)
+        self.continue_button.setVisible(can_continue)
+        self.banner.setProperty("kind", "cutoff" if can_continue else "stopped")
+        self.banner.setVisible(True)
+
+    def _show_sources(self) -> None:
+        citations = self.state.citations
+        invalid = self.state.invalid_citations
+        rows: list[str] = []
+        if citations or invalid:
+            rows.append(f"<b>{html.escape(self.tr('Sources'))}</b>")
+            for citation in sorted(citations, key=lambda c: int(c["n"])):
+                rows.append(self._source_row(citation, "source"))
+            not_a_passage = html.escape(self.tr("not one of the passages given to the model"))
+            for n in invalid:
+                rows.append(f'<span style="color:#b3261e">[{n}] {not_a_passage}</span>')
+        elif self.state.passages_given and self.state.finish_reason != "cancelled":
+            # nothing cited: say so, and still let the user check what the answer was based on
+            rows.append(
+                f"<b>{html.escape(self.tr('No sources cited.'))}</b> "
+                + html.escape(self.tr("Passages given to the model:"))
+            )
+            for passage in self.state.passages_given:
+                rows.append(self._source_row(passage, "passage"))
+        self.sources.setText("<br>".join(rows))
+        self.sources.setVisible(bool(rows))
+
+    def _source_row(self, citation: dict[str, Any], scheme: str) -> str:
+        page, page_end = int(citation.get("page", 1)), int(citation.get("page_end", citation.get("page", 1)))
+        pages = (
+            self.tr("p. {0}").format(page)
+            if page_end == page
+            else self.tr("pp. {0}–{1}").format(page, page_end)
+        )
+        snippet = " ".join(str(citation.get("text", "")).split())
+        if len(snippet) > 140:
+            snippet = snippet[:140].rsplit(" ", 1)[0] + "…"
+        n = int(citation["n"])
+        return (
+            f'<a href="{scheme}:{n}">[{n}] {html.escape(str(citation.get("document", "")))}, {pages}</a>'
+            f' — <span style="color:#666">“{html.escape(snippet)}”</span>'
+        )
+
+    def _source_link(self, link: str) -> None:
+        scheme, _, number = link.partition(":")
+        if scheme == "source":
+            self._citation_number(int(number))
+        elif scheme == "passage":
+            for passage in self.state.passages_given:
+                if passage["n"] == int(number):
+                    self.citation_activated.emit(dict(passage))
+
+    def _citation_number(self, n: int) -> None:
+        for citation in self.state.citations:
+            if int(citation["n"]) == n:
+                self.citation_activated.emit(dict(citation))
+                return
+
+
+class QuestionView(QLabel):
+    """The user's question, shown as a right-aligned bubble."""
+
+    def __init__(self, question: str, parent: QWidget | None = None) -> None:
+        super().__init__(parent)
+        self.setObjectName("question")
+        self.setText(question)
+        self.setWordWrap(True)
+        self.setTextFormat(Qt.TextFormat.PlainText)
+        self.setTextInteractionFlags(Qt.TextInteractionFlag.TextSelectableByMouse)

@@ -1,0 +1,107 @@
+"""GUI entry point: `run_gui(argv)` builds the application and shows the window before any model loads."""
+
+from __future__ import annotations
+
+import logging
+import sys
+import traceback
+from collections.abc import Sequence
+from pathlib import Path
+from types import TracebackType
+
+from PySide6.QtCore import QLibraryInfo, QLocale, QTimer, QTranslator
+from PySide6.QtGui import QIcon
+from PySide6.QtWidgets import QApplication
+
+from app.core import paths
+from app.core.config import Settings, load_settings
+from app.core.errors import UsageError
+from app.gui.app_controller import AppController, ServicesFactory, default_factory
+from app.gui.errors import ErrorReporter
+from app.gui.main_window import MainWindow
+from app.gui.tasks import TaskRunner
+
+log = logging.getLogger(__name__)
+
+
+def install_translators(app: QApplication) -> list[QTranslator]:
+    """Qt's own strings and Folio's, for the system locale, when a translation exists."""
+    installed: list[QTranslator] = []
+    locale = QLocale()
+    candidates = (
+        ("qtbase", "_", QLibraryInfo.path(QLibraryInfo.LibraryPath.TranslationsPath)),
+        ("folio", "_", str(paths.resources_dir() / "i18n")),
+    )
+    for name, prefix, directory in candidates:
+        translator = QTranslator(app)
+        if translator.load(locale, name, prefix, directory):
+            app.installTranslator(translator)
+            installed.append(translator)
+    return installed
+
+
+def load_stylesheet() -> str:
+    style = paths.resources_dir() / "style" / "folio.qss"
+    try:
+        return style.read_text(encoding="utf-8")
+    except OSError:
+        return ""
+
+
+def create_window(
+    settings: Settings,
+    library_dir: Path,
+    factory: ServicesFactory = default_factory,
+    settings_path: Path | None = None,
+) -> MainWindow:
+    """Build controllers and the window; services start on the next event-loop turn."""
+    runner = TaskRunner()
+    reporter = ErrorReporter()
+    controller = AppController(settings, library_dir, runner, reporter, factory, settings_path)
+    window = MainWindow(controller)
+    runner.setParent(window)
+    controller.setParent(window)
+    reporter.setParent(window)
+    reporter._parent_widget = window
+    runner.task_failed.connect(reporter.report)
+    return window
+
+
+def _excepthook_for(reporter: ErrorReporter) -> object:
+    def hook(kind: type[BaseException], value: BaseException, tb: TracebackType | None) -> None:
+        details = "".join(traceback.format_exception(kind, value, tb))
+        log.error("uncaught exception on the GUI thread\n%s", details)
+        reporter.report(value, details)
+
+    return hook
+
+
+def run_gui(argv: Sequence[str]) -> int:
+    """Show the main window at once; open the library and load the models in the background."""
+    app = QApplication.instance() or QApplication(list(argv) or ["folio"])
+    assert isinstance(app, QApplication)
+    app.setApplicationName("Folio")
+    app.setApplicationDisplayName("Folio")
+    app.setOrganizationName("Folio")
+    icon = paths.resources_dir() / "folio.png"
+    if icon.exists():
+        app.setWindowIcon(QIcon(str(icon)))
+    install_translators(app)
+    app.setStyleSheet(load_stylesheet())
+    settings_problem = ""
+    try:
+        settings = load_settings()
+    except UsageError as exc:
+        settings, settings_problem = Settings(), str(exc)
+    window = create_window(settings, paths.default_library_dir())
+    window.show()
+    reporter = window.app.reporter
+    sys.excepthook = _excepthook_for(reporter)  # type: ignore[assignment]
+    if settings_problem:
+        reporter.problem(
+            QApplication.translate(
+                "Folio", "Your settings could not be read, so the defaults are used: {0}"
+            ).format(settings_problem)
+        )
+    QTimer.singleShot(0, window.app.start)
+    return int(app.exec())

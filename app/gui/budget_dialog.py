@@ -1,0 +1,86 @@
+"""Where an answer's context went: tokens per part, passages used and dropped."""
+
+from __future__ import annotations
+
+from typing import Any
+
+from PySide6.QtCore import QCoreApplication
+from PySide6.QtWidgets import (
+    QDialog,
+    QDialogButtonBox,
+    QLabel,
+    QTableWidget,
+    QTableWidgetItem,
+    QVBoxLayout,
+    QWidget,
+)
+
+from app.gui.i18n import QT_TRANSLATE_NOOP
+
+ROWS = (
+    ("system_tokens", QT_TRANSLATE_NOOP("BudgetDialog", "System prompt")),
+    ("passages_tokens", QT_TRANSLATE_NOOP("BudgetDialog", "Passages")),
+    ("history_tokens", QT_TRANSLATE_NOOP("BudgetDialog", "Chat history")),
+    ("question_tokens", QT_TRANSLATE_NOOP("BudgetDialog", "Question")),
+    ("template_tokens", QT_TRANSLATE_NOOP("BudgetDialog", "Chat template")),
+    ("answer_reserve", QT_TRANSLATE_NOOP("BudgetDialog", "Reserved for the answer")),
+    ("prompt_tokens", QT_TRANSLATE_NOOP("BudgetDialog", "Prompt total")),
+    ("n_ctx", QT_TRANSLATE_NOOP("BudgetDialog", "Context size")),
+)
+
+
+def _tr(text: str) -> str:
+    return QCoreApplication.translate("BudgetDialog", text)
+
+
+def budget_rows(budget: dict[str, Any]) -> list[tuple[str, str]]:
+    """(label, value) rows for the table, in reading order."""
+    rows = [(_tr(label), str(budget[key])) for key, label in ROWS if key in budget]
+    used = budget.get("passages_used") or []
+    rows.append((_tr("Passages used"), str(len(used))))
+    dropped = budget.get("passages_dropped") or []
+    rows.append((_tr("Passages dropped"), str(len(dropped))))
+    for item in dropped:
+        reason = _tr("context full") if item.get("reason") == "context" else _tr("TTFT target")
+        rows.append(
+            (
+                "   "
+                + _tr("{0}, p. {1}").format(
+                    item.get("document", QT_TRANSLATE_NOOP("BudgetDialog", "?")), item.get("page", "?")
+                ),
+                _tr("{0} tokens · {1}").format(
+                    item.get("tokens", QT_TRANSLATE_NOOP("BudgetDialog", "?")), reason
+                ),
+            )
+        )
+    if budget.get("history_turns_dropped"):
+        rows.append((_tr("History turns dropped"), str(budget["history_turns_dropped"])))
+    if budget.get("cached_prompt_tokens"):
+        rows.append((_tr("Prompt tokens reused from cache"), str(budget["cached_prompt_tokens"])))
+    return rows
+
+
+class BudgetDialog(QDialog):
+    """A read-only table of one answer's token budget."""
+
+    def __init__(self, budget: dict[str, Any], parent: QWidget | None = None) -> None:
+        super().__init__(parent)
+        self.setWindowTitle(self.tr("Token budget"))
+        rows = budget_rows(budget)
+        table = QTableWidget(len(rows), 2, self)
+        table.setObjectName("budgetTable")
+        table.setHorizontalHeaderLabels([self.tr("Part"), self.tr("Tokens")])
+        table.verticalHeader().setVisible(False)
+        for row, (label, value) in enumerate(rows):
+            table.setItem(row, 0, QTableWidgetItem(label))
+            table.setItem(row, 1, QTableWidgetItem(value))
+        table.resizeColumnsToContents()
+        table.horizontalHeader().setStretchLastSection(True)
+        buttons = QDialogButtonBox(QDialogButtonBox.StandardButton.Close, self)
+        buttons.rejected.connect(self.reject)
+        layout = QVBoxLayout(self)
+        layout.addWidget(QLabel(self.tr("How the context window was spent for this answer:"), self))
+        layout.addWidget(table)
+        layout.addWidget(buttons)
+        self.resize(460, 420)
+        self.table = table

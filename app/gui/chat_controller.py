@@ -1,0 +1,231 @@
+"""Asking: stream an answer on the model worker, flush it to the views every ~50 ms, keep the chats."""
+
+from __future__ import annotations
+
+import logging
+from typing import TYPE_CHECKING, Any
+
+from PySide6.QtCore import QObject, QTimer, Signal
+
+from app.gui.answer_state import AnswerState
+from app.gui.app_controller import AppController
+from app.gui.delta_batch import DeltaBatch, DeltaBatcher
+from app.gui.tasks import Resource, TaskContext, TaskHandle
+
+if TYPE_CHECKING:
+    from app.core.answer import Answer
+    from app.core.passage import Hit
+    from app.core.prompt.history import StoredMessage
+
+log = logging.getLogger(__name__)
+
+FLUSH_INTERVAL_MS = 50
+
+
+def stored_result(message: StoredMessage) -> dict[str, Any]:
+    """A saved assistant message in the Answer.to_json() shape the views read."""
+    result: dict[str, Any] = dict(message.trace or {})
+    result["answer"] = message.content
+    result["thinking"] = message.thinking
+    result["finish_reason"] = message.finish_reason or result.get("finish_reason", "")
+    result["citations"] = [citation.to_json() for citation in message.citations]
+    return result
+
+
+def hit_citation(hit: Hit) -> dict[str, Any]:
+    """A retrieved passage in the citation shape the views and the viewer read."""
+    return {
+        "document": hit.document,
+        "page": hit.page,
+        "page_end": hit.page_end,
+        "path": hit.path,
+        "text": hit.text,
+        "chunk_id": hit.chunk_id,
+        "char_start": hit.char_start,
+        "char_end": hit.char_end,
+    }
+
+
+class ChatController(QObject):
+    """One answer at a time; the views subscribe to the AnswerState each answer gets."""
+
+    busy_changed = Signal(bool)
+    chat_cleared = Signal()
+    question_added = Signal(str)
+    answer_started = Signal(object)  # AnswerState (streaming or reopened)
+    chats_changed = Signal(list)  # list[ChatSummary]
+    current_chat_changed = Signal(object)  # int | None
+
+    def __init__(self, app: AppController, parent: QObject | None = None) -> None:
+        super().__init__(parent)
+        self.app = app
+        self.chat_id: int | None = None
+        self.active: AnswerState | None = None
+        self._handle: TaskHandle | None = None
+        self.last_options: Any = None
+        self._timer = QTimer(self)
+        self._timer.setInterval(FLUSH_INTERVAL_MS)
+        self._timer.timeout.connect(self._flush)
+        app.services_ready.connect(self.refresh_chats)
+
+    @property
+    def busy(self) -> bool:
+        return self._handle is not None
+
+    # -- asking ------------------------------------------------------------------------------------
+    def ask(self, question: str, thinking: bool = False, max_tokens: int | None = None) -> AnswerState | None:
+        folio = self.app.folio
+        if folio is None or self.busy:
+            return None
+        from app.core.answer import AskOptions, Delta, Finished, Metrics, Retrieved
+
+        options = AskOptions(thinking=thinking, max_tokens=max_tokens)
+        self.last_options = options
+        state = AnswerState(question, thinking, self)
+        self.active = state
+        chat_id = self.chat_id
+
+        def run(ctx: TaskContext) -> Answer | None:
+            final = None
+            batcher = DeltaBatcher(ctx.progress)
+            for event in folio.answerer.ask_stream(question, options, chat_id, ctx.cancel):
+                if isinstance(event, Delta):
+                    batcher.add(event.text, event.channel, event.tokens or 1)
+                    continue
+                batcher.flush()
+                if isinstance(event, Finished):
+                    final = event.answer
+                elif isinstance(event, Metrics | Retrieved):
+                    ctx.progress(event)
+            batcher.flush()
+            return final
+
+        def progress(event: Any) -> None:
+            if isinstance(event, DeltaBatch):
+                state.add_delta(event.text, event.channel, event.tokens)
+            elif isinstance(event, Metrics):
+                state.set_live_metrics(
+                    {"tokens_per_s": event.tokens_per_s, "completion_tokens": event.completion_tokens}
+                )
+            elif isinstance(event, Retrieved):
+                state.set_retrieved([hit_citation(hit) for hit in event.hits])
+
+        self.question_added.emit(question)
+        self.answer_started.emit(state)
+        self._handle = self.app.runner.submit(
+            Resource.MODEL,
+            run,
+            name="ask",
+            on_progress=progress,
+            on_success=lambda answer: self._on_answer(state, answer),
+            on_failure=lambda error, details: self._on_failed(state, error, details),
+            on_cancelled=lambda: self._on_cancelled(state),
+        )
+        self._timer.start()
+        self.busy_changed.emit(True)
+        return state
+
+    def stop(self) -> None:
+        """Ask the worker to stop within one token; the partial answer comes back marked stopped."""
+        if self._handle is not None:
+            self._handle.cancel()
+
+    def continue_answer(self, state: AnswerState) -> None:
+        """A cut-off answer: ask the same question again with twice the answer length."""
+        base = self.app.settings.max_tokens
+        previous = getattr(self.last_options, "max_tokens", None) or base
+        budget = min(previous * 2, max(1, self.app.settings.n_ctx // 2))
+        self.ask(state.question, state.thinking_requested, max_tokens=max(budget, previous))
+
+    def _flush(self) -> None:
+        if self.active is not None:
+            self.active.flush()
+
+    def _done(self) -> None:
+        self._timer.stop()
+        self._handle = None
+        self.active = None
+        self.busy_changed.emit(False)
+
+    def _on_answer(self, state: AnswerState, answer: Answer | None) -> None:
+        self._done()
+        if answer is None:
+            state.fail(self.tr("the model returned no answer"))
+            return
+        result = answer.to_json()
+        if answer.chat_id is not None and answer.chat_id != self.chat_id:
+            self.chat_id = answer.chat_id
+            self.current_chat_changed.emit(self.chat_id)
+        state.finish(result)
+        if answer.finish_reason == "error" and answer.error:
+            self.app.reporter.problem(self.tr("The answer failed: {0}").format(answer.error))
+        self.refresh_chats()
+
+    def _on_failed(self, state: AnswerState, error: BaseException, details: str) -> None:
+        self._done()
+        state.fail(str(error))
+        self.app.reporter.report(error, details)
+
+    def _on_cancelled(self, state: AnswerState) -> None:
+        self._done()
+        state.finish(
+            {"answer": state.answer_text, "thinking": state.thinking_text, "finish_reason": "cancelled"}
+        )
+
+    # -- chats -------------------------------------------------------------------------------------
+    def refresh_chats(self) -> None:
+        folio = self.app.folio
+        if folio is None:
+            return
+        self.app.runner.submit(
+            Resource.STORE,
+            lambda _ctx: folio.answerer.chats(),
+            name="list chats",
+            on_success=self.chats_changed.emit,
+        )
+
+    def new_chat(self) -> None:
+        """Start afresh; the chat row is created with the first answer."""
+        if self.busy:
+            self.stop()
+        self.chat_id = None
+        self.chat_cleared.emit()
+        self.current_chat_changed.emit(None)
+
+    def open_chat(self, chat_id: int) -> None:
+        folio = self.app.folio
+        if folio is None or self.busy:
+            return
+        self.app.runner.submit(
+            Resource.STORE,
+            lambda _ctx: folio.answerer.chat_history(chat_id),
+            name="open chat",
+            on_success=lambda messages: self._show_history(chat_id, messages),
+        )
+
+    def _show_history(self, chat_id: int, messages: list[StoredMessage]) -> None:
+        self.chat_id = chat_id
+        self.chat_cleared.emit()
+        self.current_chat_changed.emit(chat_id)
+        question = ""
+        for message in messages:
+            if message.role == "user":
+                question = message.content
+                self.question_added.emit(question)
+            elif message.role == "assistant":
+                state = AnswerState(question, False, self)
+                state.finish(stored_result(message))
+                self.answer_started.emit(state)
+
+    def delete_chat(self, chat_id: int) -> None:
+        folio = self.app.folio
+        if folio is None:
+            return
+        if chat_id == self.chat_id:
+            self.new_chat()
+        self.app.runner.submit(
+            Resource.STORE,
+            lambda _ctx: folio.answerer.delete_chat(chat_id),
+            name="delete chat",
+            on_success=lambda _r: self.refresh_chats(),
+        )

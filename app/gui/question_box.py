@@ -1,0 +1,121 @@
+"""The question row: a text box (Enter sends, Shift+Enter new line), the thinking switch, Send/Stop."""
+
+from __future__ import annotations
+
+from PySide6.QtCore import QMimeData, Qt, Signal
+from PySide6.QtGui import QDragEnterEvent, QDropEvent, QKeyEvent
+from PySide6.QtWidgets import QCheckBox, QHBoxLayout, QPlainTextEdit, QPushButton, QVBoxLayout, QWidget
+
+
+def has_local_files(mime: QMimeData) -> bool:
+    return mime.hasUrls() and any(url.isLocalFile() for url in mime.urls())
+
+
+class QuestionEdit(QPlainTextEdit):
+    """Plain-text question editor; file drops are left to the window (they add documents)."""
+
+    submitted = Signal()
+    stop_requested = Signal()
+
+    def keyPressEvent(self, event: QKeyEvent) -> None:
+        key = event.key()
+        if key in (Qt.Key.Key_Return, Qt.Key.Key_Enter):
+            if event.modifiers() & Qt.KeyboardModifier.ShiftModifier:
+                self.insertPlainText("\n")
+            else:
+                self.submitted.emit()
+            return
+        if key == Qt.Key.Key_Escape:
+            self.stop_requested.emit()
+            return
+        super().keyPressEvent(event)
+
+    def dragEnterEvent(self, event: QDragEnterEvent) -> None:
+        if has_local_files(event.mimeData()):
+            event.ignore()  # let the main window take files
+            return
+        super().dragEnterEvent(event)
+
+    def dropEvent(self, event: QDropEvent) -> None:
+        if has_local_files(event.mimeData()):
+            event.ignore()
+            return
+        super().dropEvent(event)
+
+
+class QuestionBox(QWidget):
+    """Emits `ask(question, thinking)` and `stop()`; the chat controller drives its busy state."""
+
+    ask = Signal(str, bool)
+    stop = Signal()
+
+    def __init__(self, parent: QWidget | None = None) -> None:
+        super().__init__(parent)
+        self.edit = QuestionEdit(self)
+        self.edit.setPlaceholderText(
+            self.tr("Ask a question about your documents…  (Enter sends, Shift+Enter new line)")
+        )
+        self.edit.setFixedHeight(72)
+        self.edit.setObjectName("questionEdit")
+        self.thinking = QCheckBox(self.tr("Thinking"), self)
+        self.thinking.setObjectName("thinkingSwitch")
+        self.thinking.setToolTip(self.tr("Let the model reason before answering (this question only)"))
+        self.thinking.setEnabled(False)
+        self.send = QPushButton(self.tr("Send"), self)
+        self.send.setObjectName("sendButton")
+        self.send.setDefault(True)
+        self.send.setMinimumWidth(88)
+        self._busy = False
+
+        side = QVBoxLayout()
+        side.addWidget(self.thinking)
+        side.addStretch(1)
+        side.addWidget(self.send)
+        layout = QHBoxLayout(self)
+        layout.setContentsMargins(0, 0, 0, 0)
+        layout.addWidget(self.edit, 1)
+        layout.addLayout(side)
+
+        self.edit.submitted.connect(self._submit)
+        self.edit.stop_requested.connect(self._stop)
+        self.send.clicked.connect(self._clicked)
+
+    @property
+    def busy(self) -> bool:
+        return self._busy
+
+    def set_busy(self, busy: bool) -> None:
+        """While an answer is generating the button reads Stop (Esc stops too)."""
+        self._busy = busy
+        self.send.setText(self.tr("Stop") if busy else self.tr("Send"))
+        self.send.setToolTip(
+            self.tr("Stop generating (Esc)") if busy else self.tr("Send the question (Enter)")
+        )
+
+    def set_thinking_support(self, supported: bool, reason: str) -> None:
+        """Enable the switch only when the loaded model can switch thinking; say why otherwise."""
+        self.thinking.setEnabled(supported)
+        if not supported:
+            self.thinking.setChecked(False)
+            self.thinking.setToolTip(reason or self.tr("The loaded model cannot switch thinking on or off."))
+        else:
+            self.thinking.setToolTip(self.tr("Let the model reason before answering (this question only)"))
+
+    def _clicked(self) -> None:
+        if self._busy:
+            self._stop()
+        else:
+            self._submit()
+
+    def _submit(self) -> None:
+        if self._busy:
+            return
+        question = self.edit.toPlainText().strip()
+        if not question:
+            return
+        self.edit.clear()
+        self.ask.emit(question, self.thinking.isChecked())
+
+    def _stop(self) -> None:
+        if self._busy:
+            self.stop.emit()

@@ -1,0 +1,186 @@
+"""The settings dialog: model, sampling and retrieval values, validated before they are saved."""
+
+from __future__ import annotations
+
+from typing import Any
+
+from PySide6.QtCore import Qt
+from PySide6.QtWidgets import (
+    QDialog,
+    QDialogButtonBox,
+    QDoubleSpinBox,
+    QFileDialog,
+    QFormLayout,
+    QHBoxLayout,
+    QLabel,
+    QLineEdit,
+    QPushButton,
+    QSpinBox,
+    QVBoxLayout,
+    QWidget,
+)
+
+from app.core.config import Settings
+from app.core.errors import UsageError
+
+
+def _spin(minimum: int, maximum: int, value: int) -> QSpinBox:
+    box = QSpinBox()
+    box.setRange(minimum, maximum)
+    box.setValue(value)
+    return box
+
+
+def _double(minimum: float, maximum: float, value: float, step: float, decimals: int = 2) -> QDoubleSpinBox:
+    box = QDoubleSpinBox()
+    box.setDecimals(decimals)
+    box.setRange(minimum, maximum)
+    box.setSingleStep(step)
+    box.setValue(value)
+    return box
+
+
+class SettingsDialog(QDialog):
+    """Edits a Settings value; `result_settings` holds the validated result after accept()."""
+
+    def __init__(self, settings: Settings, model_info: Any, parent: QWidget | None = None) -> None:
+        super().__init__(parent)
+        self.setWindowTitle(self.tr("Settings"))
+        self.setObjectName("settingsDialog")
+        self.setMinimumWidth(620)
+        self.settings = settings
+        self.result_settings: Settings | None = None
+
+        self.model_path = QLineEdit(settings.model_path)
+        self.model_path.setPlaceholderText(str(settings.chat_model_path()))
+        browse_model = QPushButton(self.tr("Browse…"))
+        browse_model.clicked.connect(self._browse_model)
+        self.model_info = QLabel(self._describe_model(model_info))
+        self.model_info.setObjectName("modelInfo")
+        self.model_info.setWordWrap(True)
+        self.n_ctx = _spin(0, 1_048_576, settings.n_ctx)
+        self.n_ctx.setSingleStep(512)
+        self.n_threads = _spin(-1, 256, settings.n_threads)
+        self.n_threads.setSpecialValueText(self.tr("automatic"))
+        self.n_threads.setMinimum(0)
+        self.n_gpu_layers = _spin(-1, 1000, settings.n_gpu_layers)
+        self.n_gpu_layers.setSpecialValueText(self.tr("all"))
+        self.temperature = _double(0.0, 5.0, settings.temperature, 0.05)
+        self.top_k = _spin(0, 1000, settings.top_k)
+        self.top_p = _double(0.0, 1.0, settings.top_p, 0.01)
+        self.min_p = _double(0.0, 1.0, settings.min_p, 0.01)
+        self.max_tokens = _spin(0, 1_048_576, settings.max_tokens)
+        self.seed = _spin(-1, 2_147_483_647, settings.seed)
+        self.passages_k = _spin(0, 100, settings.passages_k)
+        self.ttft_target = _double(0.0, 600.0, settings.ttft_target_s, 0.5, 1)
+        self.ttft_target.setSuffix(self.tr(" s"))
+        self.ttft_target.setSpecialValueText(self.tr("off"))
+        self.embed_dir = QLineEdit(settings.embed_model_dir)
+        self.embed_dir.setPlaceholderText(str(settings.embed_model_path()))
+        browse_embed = QPushButton(self.tr("Browse…"))
+        browse_embed.clicked.connect(self._browse_embed)
+
+        form = QFormLayout()
+        form.addRow(self.tr("Model file (GGUF)"), self._row(self.model_path, browse_model))
+        form.addRow("", self.model_info)
+        form.addRow(self.tr("Context size (tokens)"), self.n_ctx)
+        form.addRow(self.tr("Threads"), self.n_threads)
+        form.addRow(self.tr("GPU layers"), self.n_gpu_layers)
+        form.addRow(self.tr("Temperature"), self.temperature)
+        form.addRow(self.tr("Top-k"), self.top_k)
+        form.addRow(self.tr("Top-p"), self.top_p)
+        form.addRow(self.tr("Min-p"), self.min_p)
+        form.addRow(self.tr("Max answer tokens"), self.max_tokens)
+        form.addRow(self.tr("Seed"), self.seed)
+        form.addRow(self.tr("Passages per answer"), self.passages_k)
+        form.addRow(self.tr("TTFT target"), self.ttft_target)
+        form.addRow(self.tr("Embedding model folder"), self._row(self.embed_dir, browse_embed))
+        note = QLabel(
+            self.tr("A new embedding model applies to a new library: documents are indexed with one model.")
+        )
+        note.setWordWrap(True)
+        note.setStyleSheet("color: palette(mid);")
+        form.addRow("", note)
+
+        self.error = QLabel()
+        self.error.setObjectName("settingsError")
+        self.error.setStyleSheet("color: #b3261e;")
+        self.error.setWordWrap(True)
+        self.error.setVisible(False)
+        self.buttons = QDialogButtonBox(
+            QDialogButtonBox.StandardButton.Ok | QDialogButtonBox.StandardButton.Cancel
+        )
+        self.buttons.accepted.connect(self.accept)
+        self.buttons.rejected.connect(self.reject)
+        layout = QVBoxLayout(self)
+        layout.addLayout(form)
+        layout.addWidget(self.error)
+        layout.addWidget(self.buttons)
+
+    @staticmethod
+    def _row(edit: QLineEdit, button: QPushButton) -> QWidget:
+        row = QWidget()
+        layout = QHBoxLayout(row)
+        layout.setContentsMargins(0, 0, 0, 0)
+        layout.addWidget(edit, 1)
+        layout.addWidget(button)
+        return row
+
+    def _describe_model(self, info: Any) -> str:
+        if info is None:
+            return self.tr("No model loaded yet.")
+        thinking = self.tr("supports thinking") if info.supports_thinking else self.tr("no thinking switch")
+        return self.tr("Loaded: {0} · context {1} tokens (trained {2}) · {3}").format(
+            info.name, info.n_ctx, info.n_ctx_train, thinking
+        )
+
+    def set_model_info(self, info: Any) -> None:
+        self.model_info.setText(self._describe_model(info))
+
+    def _browse_model(self) -> None:
+        path, _ = QFileDialog.getOpenFileName(
+            self, self.tr("Choose a GGUF model"), self.model_path.text(), self.tr("GGUF models (*.gguf)")
+        )
+        if path:
+            self.model_path.setText(path)
+
+    def _browse_embed(self) -> None:
+        path = QFileDialog.getExistingDirectory(
+            self, self.tr("Choose an embedding model folder"), self.embed_dir.text()
+        )
+        if path:
+            self.embed_dir.setText(path)
+
+    def values(self) -> Settings:
+        """The edited settings; raises UsageError naming the first invalid value."""
+        return self.settings.replace(
+            model_path=self.model_path.text().strip(),
+            embed_model_dir=self.embed_dir.text().strip(),
+            n_ctx=self.n_ctx.value(),
+            n_threads=self.n_threads.value(),
+            n_gpu_layers=self.n_gpu_layers.value(),
+            temperature=round(self.temperature.value(), 4),
+            top_k=self.top_k.value(),
+            top_p=round(self.top_p.value(), 4),
+            min_p=round(self.min_p.value(), 4),
+            max_tokens=self.max_tokens.value(),
+            seed=self.seed.value(),
+            passages_k=self.passages_k.value(),
+            ttft_target_s=round(self.ttft_target.value(), 2),
+        )
+
+    def accept(self) -> None:
+        try:
+            settings = self.values()
+        except UsageError as exc:
+            self.error.setText(self.tr("Not saved: {0}").format(exc))
+            self.error.setVisible(True)
+            return
+        self.result_settings = settings
+        super().accept()
+
+    def keyPressEvent(self, event: Any) -> None:
+        if event.key() == Qt.Key.Key_Escape:
+            self.reject()
+            return
+        super().keyPressEvent(event)

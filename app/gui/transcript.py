@@ -1,0 +1,86 @@
+"""The chat pane: questions and answers stacked in a scroll area that follows the newest text."""
+
+from __future__ import annotations
+
+from PySide6.QtCore import Qt, Signal
+from PySide6.QtWidgets import QLabel, QScrollArea, QVBoxLayout, QWidget
+
+from app.gui.answer_state import AnswerState
+from app.gui.answer_view import AnswerView, QuestionView
+
+
+class Transcript(QScrollArea):
+    """Holds one widget per message; an update touches only the streaming answer's widget."""
+
+    citation_activated = Signal(dict)
+    continue_requested = Signal(object)
+    budget_requested = Signal(object)
+
+    def __init__(self, parent: QWidget | None = None) -> None:
+        super().__init__(parent)
+        self.setObjectName("transcript")
+        self.setWidgetResizable(True)
+        self.setHorizontalScrollBarPolicy(Qt.ScrollBarPolicy.ScrollBarAlwaysOff)
+        self._content = QWidget(self)
+        self._content.setObjectName("transcriptContent")
+        self._layout = QVBoxLayout(self._content)
+        self._layout.setContentsMargins(16, 16, 16, 16)
+        self._layout.setSpacing(10)
+        self._empty = QLabel(self._content)
+        self._empty.setObjectName("emptyHint")
+        self._empty.setAlignment(Qt.AlignmentFlag.AlignCenter)
+        self._empty.setWordWrap(True)
+        self._empty.setText(
+            self.tr(
+                "<h2>Ask your documents</h2>"
+                "<p>Drop PDFs, text or Markdown files (or whole folders) anywhere on this window,<br>"
+                "or use <b>Add documents…</b> (Ctrl+O). Then ask a question below.</p>"
+                "<p>Answers cite their sources as [1], [2]… — click one to open the page.</p>"
+            )
+        )
+        self._layout.addWidget(self._empty, 1)
+        self._layout.addStretch(0)
+        self.setWidget(self._content)
+        self._follow = True
+        self.verticalScrollBar().rangeChanged.connect(self._range_changed)
+        self.verticalScrollBar().valueChanged.connect(self._value_changed)
+        self.answer_views: list[AnswerView] = []
+
+    def clear(self) -> None:
+        while self._layout.count() > 2:
+            item = self._layout.takeAt(1)
+            widget = item.widget() if item is not None else None
+            if widget is not None:
+                widget.deleteLater()
+        self.answer_views.clear()
+        self._empty.setVisible(True)
+        self._layout.setStretch(0, 1)
+        self._follow = True
+
+    def add_question(self, question: str) -> QuestionView:
+        view = QuestionView(question, self._content)
+        self._append(view)
+        return view
+
+    def add_answer(self, state: AnswerState) -> AnswerView:
+        view = AnswerView(state, self._content)
+        view.citation_activated.connect(self.citation_activated)
+        view.continue_requested.connect(self.continue_requested)
+        view.budget_requested.connect(self.budget_requested)
+        self.answer_views.append(view)
+        self._append(view)
+        self._follow = True
+        return view
+
+    def _append(self, widget: QWidget) -> None:
+        self._empty.setVisible(False)
+        self._layout.setStretch(0, 0)
+        self._layout.insertWidget(self._layout.count() - 1, widget)
+
+    def _range_changed(self, _minimum: int, maximum: int) -> None:
+        if self._follow:
+            self.verticalScrollBar().setValue(maximum)
+
+    def _value_changed(self, value: int) -> None:
+        bar = self.verticalScrollBar()
+        self._follow = value >= bar.maximum() - 4

@@ -1,0 +1,138 @@
+"""Small fakes of the facade, for GUI wiring tests only (real components everywhere else)."""
+
+from __future__ import annotations
+
+import threading
+import time
+from collections.abc import Iterator
+from dataclasses import dataclass, field
+from datetime import UTC, datetime
+from pathlib import Path
+from typing import Any
+
+from app.core.answer import AskOptions, Delta, Finished, Retrieved
+from app.core.cancel import CancelToken
+from app.core.config import Settings
+from app.core.errors import ModelError
+from app.core.generate.model import ModelInfo
+from app.core.ingest.pipeline import FileResult, IngestReport
+from app.core.passage import Hit
+from app.core.prompt.history import ChatSummary
+
+
+@dataclass
+class FakeAnswer:
+    """Duck-typed Answer: what the GUI reads from a finished answer."""
+
+    answer: str
+    thinking: str
+    finish_reason: str
+    chat_id: int | None = 1
+    error: str | None = None
+    citations: list[dict[str, Any]] = field(default_factory=list)
+
+    def to_json(self) -> dict[str, Any]:
+        return {
+            "answer": self.answer,
+            "thinking": self.thinking,
+            "citations": self.citations,
+            "invalid_citations": [],
+            "finish_reason": self.finish_reason,
+            "budget": {"n_ctx": 4096, "system_tokens": 120, "passages_tokens": 900, "question_tokens": 12},
+            "metrics": {"ttft_ms": 120.0, "tokens_per_s": 50.0, "completion_tokens": 3, "thinking_tokens": 0},
+            "spans": {"queue": 1.0, "retrieve": 20.0, "prefill": 100.0, "decode": 300.0},
+            "chat_id": self.chat_id,
+            "error": self.error,
+        }
+
+
+class FakeAnswerer:
+    """Streams `tokens` (one Delta each); records every request; honours the cancel token."""
+
+    def __init__(
+        self,
+        tokens: list[str],
+        supports_thinking: bool = True,
+        pause_s: float = 0.0,
+        hits: list[Hit] | None = None,
+    ) -> None:
+        self.tokens = tokens
+        self.hits = hits or []
+        self.supports_thinking = supports_thinking
+        self.pause_s = pause_s
+        self.requests: list[tuple[str, AskOptions, int | None]] = []
+        self.started = threading.Event()
+        self.settings_seen: list[Settings] = []
+
+    def load_model(self) -> ModelInfo:
+        reason = "" if self.supports_thinking else "the model's chat template has no thinking switch"
+        return ModelInfo(
+            "fake.gguf", "/models/fake.gguf", 4096, 8192, self.supports_thinking, reason, "gguf", 2
+        )
+
+    def set_settings(self, settings: Settings) -> None:
+        if settings.model_path and not Path(settings.model_path).is_file():
+            raise ModelError(f"model file not found: {settings.model_path}")
+        self.settings_seen.append(settings)
+
+    def ask_stream(
+        self, question: str, options: AskOptions | None, chat_id: int | None, cancel: CancelToken | None
+    ) -> Iterator[object]:
+        options = options or AskOptions()
+        self.requests.append((question, options, chat_id))
+        cancel = cancel or CancelToken()
+        yield Retrieved(self.hits, 1.0)
+        self.started.set()
+        text: list[str] = []
+        for token in self.tokens:
+            if cancel.cancelled:
+                yield Finished(FakeAnswer("".join(text), "", "cancelled"))  # type: ignore[arg-type]
+                return
+            if self.pause_s:
+                time.sleep(self.pause_s)
+            text.append(token)
+            yield Delta(token, "answer", 1)
+        yield Finished(FakeAnswer("".join(text), "", "stop"))  # type: ignore[arg-type]
+
+    def chats(self) -> list[ChatSummary]:
+        now = datetime.now(UTC)
+        return [ChatSummary(1, "first chat", now, now, 2)] if self.requests else []
+
+    def close(self) -> None:
+        pass
+
+
+class FakeFolio:
+    """The facade's surface the GUI uses, over a FakeAnswerer; ingestion reports every file added."""
+
+    def __init__(self, settings: Settings, library_dir: Path, answerer: FakeAnswerer) -> None:
+        self.settings = settings
+        self.library_dir = library_dir
+        self.answerer = answerer
+        self.closed = False
+        self.removed: list[int | str] = []
+
+    def warm_up(self) -> None:
+        pass
+
+    def documents(self) -> list[Any]:
+        return []
+
+    def ingest(
+        self, paths: list[Path], progress: Any = None, cancel: CancelToken | None = None
+    ) -> IngestReport:
+        return IngestReport([FileResult(str(p), p.name, "added", 1, 1) for p in paths], 1.0)
+
+    def remove(self, document: int | str) -> Any:
+        self.removed.append(document)
+        return None
+
+    def close(self) -> None:
+        self.closed = True
+
+
+def fake_factory(answerer: FakeAnswerer) -> Any:
+    def factory(settings: Settings, library_dir: Path) -> FakeFolio:
+        return FakeFolio(settings, library_dir, answerer)
+
+    return factory

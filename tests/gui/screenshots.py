@@ -1,0 +1,170 @@
+"""Take the README screenshots of the real app (real models, a temporary library) under Xvfb.
+
+Run: xvfb-run -a -s "-screen 0 1400x900x24" .venv/bin/python -m tests.gui.screenshots docs
+"""
+
+from __future__ import annotations
+
+import shutil
+import sys
+import tempfile
+from collections.abc import Callable
+from pathlib import Path
+
+from PySide6.QtCore import QEventLoop, QMimeData, QPoint, QPointF, Qt, QTimer, QUrl
+from PySide6.QtGui import QDragEnterEvent, QDropEvent
+from PySide6.QtTest import QTest
+from PySide6.QtWidgets import QApplication, QWidget
+
+from app.core import paths
+from app.core.config import Settings
+from app.gui.app import create_window, load_stylesheet
+from app.gui.main_window import MainWindow
+from tests.gui.conftest import SOLAR_PAGES, make_pdf
+
+QUESTION = "How long do the tide mills of Varn turn the millstones?"
+# SmolLM2-135M seldom writes [n] markers; try a few real questions until an answer cites a source.
+QUESTIONS = (
+    QUESTION,
+    "Which seabirds nest on the cliffs west of Varn?",
+    "When do the millers of Varn work at night?",
+    "What does the lighthouse at Cape Merrow do?",
+)
+
+
+def wait_for(condition: Callable[[], bool], timeout_ms: int) -> None:
+    """Run a nested event loop until `condition` holds (QEventLoop.exec releases the GIL for the
+    workers; a qWait polling loop would starve them)."""
+    loop = QEventLoop()
+    poll = QTimer()
+    poll.setInterval(20)
+    poll.timeout.connect(lambda: loop.quit() if condition() else None)
+    deadline = QTimer()
+    deadline.setSingleShot(True)
+    deadline.timeout.connect(loop.quit)
+    if condition():
+        return
+    poll.start()
+    deadline.start(timeout_ms)
+    loop.exec()
+    poll.stop()
+    if not condition():
+        raise TimeoutError(f"gave up waiting after {timeout_ms} ms")
+
+
+def pause(ms: int) -> None:
+    loop = QEventLoop()
+    QTimer.singleShot(ms, loop.quit)
+    loop.exec()
+
+
+def save(widget: QWidget, target: Path) -> None:
+    pause(300)
+    widget.grab().save(str(target))
+    print("wrote", target)
+
+
+def drop(window: MainWindow, files: list[Path]) -> None:
+    mime = QMimeData()
+    mime.setUrls([QUrl.fromLocalFile(str(p)) for p in files])
+    enter = QDragEnterEvent(
+        QPoint(300, 300),
+        Qt.DropAction.CopyAction,
+        mime,
+        Qt.MouseButton.LeftButton,
+        Qt.KeyboardModifier.NoModifier,
+    )
+    QApplication.sendEvent(window, enter)
+    event = QDropEvent(
+        QPointF(300, 300),
+        Qt.DropAction.CopyAction,
+        mime,
+        Qt.MouseButton.LeftButton,
+        Qt.KeyboardModifier.NoModifier,
+    )
+    QApplication.sendEvent(window, event)
+
+
+def main(out: Path) -> int:
+    out.mkdir(parents=True, exist_ok=True)
+    work = Path(tempfile.mkdtemp(prefix="folio-shots-"))
+    app = QApplication(sys.argv)
+    app.setStyleSheet(load_stylesheet())
+    docs = work / "docs"
+    docs.mkdir()
+    shutil.copy(paths.resources_dir() / "sample.pdf", docs / "varn-sample.pdf")
+    make_pdf(docs / "solar-guide.pdf", SOLAR_PAGES)
+    bulk = work / "bulk"
+    bulk.mkdir()
+    for n in range(4):
+        make_pdf(
+            bulk / f"annual-report-{2021 + n}.pdf",
+            [page + f" Report {n}, page {p}." for p in range(8) for page in SOLAR_PAGES[:1]],
+        )
+    settings = Settings(temperature=0.7)
+    window = create_window(settings, work / "library", settings_path=work / "settings.json")
+    window.resize(1280, 800)
+    window.app.reporter.shown.connect(lambda kind, message: print("dialog:", kind, message, flush=True))
+    window.app.status_changed.connect(lambda text: print("status:", text, flush=True))
+    window.show()
+    window.app.start()
+    wait_for(lambda: window.app.model_info is not None and window.app.embedder_ready, 180_000)
+    save(window, out / "empty-window.png")
+
+    drop(window, [docs])
+    wait_for(lambda: not window.ingest.busy, 180_000)
+    drop(window, [bulk])
+    wait_for(lambda: window.ingest.current is not None and window.ingest.current.eta.fraction > 0.3, 180_000)
+    save(window, out / "ingestion.png")
+    wait_for(lambda: not window.ingest.busy, 300_000)
+
+    # the bulk reports only served the progress screenshot: remove them through the app
+    for document in list(window.library.model.documents):
+        if document.name.startswith("annual-report"):
+            window.app.remove_document(document.id)
+    wait_for(lambda: window.library.model.rowCount() == 2, 60_000)
+    attempts = [(question, seed) for seed in (42, 7) for question in QUESTIONS]
+    for question, seed in attempts:
+        if window.app.settings.seed != seed:
+            window.app.apply_settings(window.app.settings.replace(seed=seed))
+            wait_for(
+                lambda seed=seed: (
+                    window.app.folio is not None and window.app.folio.answerer.settings.seed == seed
+                ),
+                60_000,
+            )
+        window.chat.new_chat()
+        window.question.edit.setPlainText(question)
+        QTest.keyClick(window.question.edit, Qt.Key.Key_Return)
+        wait_for(lambda: window.chat.active is None and not window.chat.busy, 300_000)
+        if window.transcript.answer_views[-1].state.citations:
+            print("cited:", question, "seed", seed, flush=True)
+            break
+    window.transcript.verticalScrollBar().setValue(window.transcript.verticalScrollBar().maximum())
+    save(window, out / "answer.png")
+
+    view = window.transcript.answer_views[-1]
+    citations = view.state.citations or [
+        p for p in view.state.passages_given if str(p.get("path", "")).endswith(".pdf")
+    ]
+    window.open_citation(citations[0])
+    viewer = window.viewer
+    assert viewer is not None
+    viewer.resize(1100, 780)
+    wait_for(lambda: viewer.highlighted, 20_000)
+    save(viewer, out / "pdf-viewer.png")
+    viewer.close()
+
+    window.open_settings()
+    dialog = window.settings_dialog
+    assert dialog is not None
+    dialog.adjustSize()
+    save(dialog, out / "settings.png")
+    dialog.reject()
+    window.close()
+    shutil.rmtree(work, ignore_errors=True)
+    return 0
+
+
+if __name__ == "__main__":
+    raise SystemExit(main(Path(sys.argv[1] if len(sys.argv) > 1 else "docs")))

@@ -1,0 +1,267 @@
+"""The real app end to end: real library in tmp_path, real embedder, real SmolLM2, real PDFs."""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+import pytest
+from PySide6.QtCore import QMimeData, QPoint, QPointF, Qt, QUrl
+from PySide6.QtGui import QDragEnterEvent, QDropEvent
+from PySide6.QtWidgets import QApplication
+from pytestqt.qtbot import QtBot
+
+from app.core.config import Settings
+from app.gui.answer_state import DONE, AnswerState
+from app.gui.app_controller import ServicesFactory
+from app.gui.main_window import MainWindow
+from tests.gui.conftest import WindowFactory
+from tests.gui.heartbeat import Heartbeat
+
+pytestmark = pytest.mark.slow
+GENEROUS_GAP_MS = 500.0
+
+
+def drop_files(window: MainWindow, paths: list[Path]) -> None:
+    mime = QMimeData()
+    mime.setUrls([QUrl.fromLocalFile(str(p)) for p in paths])
+    enter = QDragEnterEvent(
+        QPoint(200, 200),
+        Qt.DropAction.CopyAction,
+        mime,
+        Qt.MouseButton.LeftButton,
+        Qt.KeyboardModifier.NoModifier,
+    )
+    QApplication.sendEvent(window, enter)
+    assert enter.isAccepted()
+    event = QDropEvent(
+        QPointF(200, 200),
+        Qt.DropAction.CopyAction,
+        mime,
+        Qt.MouseButton.LeftButton,
+        Qt.KeyboardModifier.NoModifier,
+    )
+    QApplication.sendEvent(window, event)
+
+
+def ingest(qtbot: QtBot, window: MainWindow, paths: list[Path]) -> object:
+    with qtbot.waitSignal(window.ingest.batch_finished, timeout=60_000) as blocker:
+        drop_files(window, paths)
+    return blocker.args[0]
+
+
+def wait_answer(qtbot: QtBot, window: MainWindow, state: AnswerState | None) -> AnswerState:
+    assert state is not None
+    qtbot.waitUntil(lambda: state.phase == DONE and not window.chat.busy, timeout=180_000)
+    return state
+
+
+def record_gap(name: str, gap_ms: float) -> None:
+    """Heartbeat figures for the report (not asserted beyond a generous bound)."""
+    print(f"worst heartbeat gap during {name}: {gap_ms:.1f} ms")
+
+
+def test_dropped_pdfs_are_ingested_and_listed(
+    qtbot: QtBot, make_window: WindowFactory, real_factory: ServicesFactory, solar_pdf: Path, tmp_path: Path
+) -> None:
+    window = make_window(real_factory)
+    notes = tmp_path / "docs" / "notes.txt"
+    notes.write_text("Garden notes. Water the tomatoes every second day in summer.", encoding="utf-8")
+    heartbeat = Heartbeat()
+    heartbeat.start()
+    progress: list[object] = []
+    window.ingest.file_progress.connect(progress.append)
+    report = ingest(qtbot, window, [solar_pdf.parent])  # a whole folder
+    heartbeat.stop()
+    assert sorted(f.status for f in report.files) == ["added", "added"]  # type: ignore[attr-defined]
+    qtbot.waitUntil(lambda: window.library.model.rowCount() == 2, timeout=10_000)
+    rows = {window.library.model.data(window.library.model.index(r, 0)): r for r in range(2)}
+    pdf_row = rows["solar-guide.pdf"]
+    assert window.library.model.data(window.library.model.index(pdf_row, 1)) == 3
+    assert window.library.model.data(window.library.model.index(pdf_row, 3)) == "indexed"
+    assert any(getattr(p, "stage", "") == "parsing" for p in progress)
+    assert not window.ingest_panel.isVisible()
+    record_gap("ingestion", heartbeat.worst_gap_ms)
+    assert heartbeat.worst_gap_ms < GENEROUS_GAP_MS
+
+    messages: list[str] = []
+    window.ingest.message.connect(messages.append)
+    again = ingest(qtbot, window, [solar_pdf])
+    assert [f.status for f in again.files] == ["unchanged"]  # type: ignore[attr-defined]
+    assert messages and "already indexed: solar-guide.pdf" in messages[-1]
+
+
+def test_asking_streams_the_answer_with_a_live_readout_and_persists_the_chat(
+    qtbot: QtBot, make_window: WindowFactory, real_factory: ServicesFactory, solar_pdf: Path
+) -> None:
+    window = make_window(real_factory)
+    qtbot.waitUntil(lambda: window.app.model_info is not None, timeout=60_000)
+    ingest(qtbot, window, [solar_pdf])
+    assert not window.question.thinking.isEnabled()  # SmolLM2's template has no thinking switch
+    assert window.question.thinking.toolTip()
+    heartbeat = Heartbeat()
+    heartbeat.start()
+    window.question.edit.setPlainText("How often should I check the inverter display?")
+    qtbot.keyClick(window.question.edit, Qt.Key.Key_Return)
+    state = window.chat.active
+    assert state is not None
+    flushed: list[str] = []
+    readouts: list[str] = []
+    state.text_flushed.connect(lambda _thinking, answer: flushed.append(answer))
+    state.figures_changed.connect(lambda: readouts.append(window.transcript.answer_views[-1].readout.text()))
+    wait_answer(qtbot, window, state)
+    heartbeat.stop()
+    assert flushed and "".join(flushed).strip()  # text arrived while streaming, in batches
+    assert any(r.startswith("TTFT") and "tok/s" in r for r in readouts)
+    view = window.transcript.answer_views[-1]
+    assert view.body.toPlainText().strip()
+    assert state.finish_reason in ("stop", "length")
+    assert "TTFT" in view.readout.text() and "prefill" in view.breakdown.text()
+    assert state.budget.get("passages_tokens", 0) > 0 and view.budget_link.isVisibleTo(window)
+    record_gap("generation", heartbeat.worst_gap_ms)
+    assert heartbeat.worst_gap_ms < GENEROUS_GAP_MS
+
+    # chats persist: start a new chat, then reopen the old one with its sources and metrics
+    chat_id = window.chat.chat_id
+    assert chat_id is not None
+    answer_text = view.body.toPlainText().strip()
+    window.chat.new_chat()
+    assert window.transcript.answer_views == []
+    qtbot.waitUntil(lambda: window.chats.list.count() >= 1, timeout=10_000)
+    window.chat.open_chat(chat_id)
+    qtbot.waitUntil(lambda: len(window.transcript.answer_views) == 1, timeout=10_000)
+    reopened = window.transcript.answer_views[0]
+    assert reopened.body.toPlainText().strip() == answer_text
+    assert "TTFT" in reopened.readout.text()
+
+
+def test_stop_and_close_during_generation(
+    qtbot: QtBot, make_window: WindowFactory, real_factory: ServicesFactory, solar_pdf: Path
+) -> None:
+    settings = Settings(max_tokens=1500, temperature=0.8)
+    window = make_window(real_factory, settings)
+    qtbot.waitUntil(lambda: window.app.model_info is not None, timeout=60_000)
+    ingest(qtbot, window, [solar_pdf])
+    with qtbot.assertNotEmitted(window.app.reporter.shown):
+        state = window.chat.ask("Write a very long essay about batteries and inverters.")
+        assert state is not None
+        qtbot.waitUntil(lambda: state.answer_tokens >= 3, timeout=120_000)
+        window.question.send.click()  # reads Stop while generating
+        wait_answer(qtbot, window, state)
+    assert state.finish_reason == "cancelled"
+    assert "stopped" in window.transcript.answer_views[-1].readout.text()
+
+    second = window.chat.ask("Tell me everything about solar panels.")
+    assert second is not None
+    qtbot.waitUntil(lambda: second.answer_tokens >= 2, timeout=120_000)
+    folio = window.app.folio
+    window.close()  # cancels generation, joins the workers, closes the library
+    assert not window.app.runner.accepting and window.app.folio is None
+    assert folio is not None
+
+
+def test_clicking_a_source_opens_the_viewer_at_the_cited_page(
+    qtbot: QtBot, make_window: WindowFactory, real_factory: ServicesFactory, solar_pdf: Path
+) -> None:
+    window = make_window(real_factory)
+    ingest(qtbot, window, [solar_pdf])
+    folio = window.app.folio
+    assert folio is not None
+    hits = folio.search("restart the inverter when the red fault light stays on", 6).hits
+    hit = next(h for h in hits if "red fault light" in h.text)
+    assert hit.page == 2
+    citation = {
+        "n": 1,
+        "document": hit.document,
+        "page": hit.page,
+        "page_end": hit.page_end,
+        "path": hit.path,
+        "text": hit.text,
+        "chunk_id": hit.chunk_id,
+        "char_start": hit.char_start,
+        "char_end": hit.char_end,
+    }
+    state = AnswerState("When do I restart the inverter?", False)
+    state.finish(
+        {
+            "answer": "Restart it when the red light stays on for an hour [1] [9].",
+            "citations": [citation],
+            "invalid_citations": [9],
+            "finish_reason": "stop",
+            "metrics": {},
+            "spans": {},
+        }
+    )
+    window.transcript.add_answer(state)
+    view = window.transcript.answer_views[-1]
+    assert "solar-guide.pdf, p. 2" in view.sources.text()
+    assert "not one of the passages" in view.sources.text()
+    view.sources.linkActivated.emit("source:1")
+    viewer = window.viewer
+    assert viewer is not None and viewer.isVisible()
+    assert viewer.view.isVisible()
+    qtbot.waitUntil(lambda: viewer.highlighted and viewer.current_page() == 1, timeout=10_000)
+    assert viewer.view.currentSearchResultIndex() >= 0
+    selected = viewer.selected_text()
+    assert selected and selected.split()[0] in " ".join(hit.text.split())
+    assert viewer.current_page() == 1
+
+    # a non-PDF source shows the passage text instead
+    view.citation_activated.emit(
+        {"n": 2, "document": "notes.txt", "page": 1, "path": "/nope/notes.txt", "text": "Water the tomatoes."}
+    )
+    assert not viewer.view.isVisible() and viewer.passage.toPlainText() == "Water the tomatoes."
+
+
+def test_closing_during_ingestion_cancels_cleanly(
+    qtbot: QtBot, make_window: WindowFactory, real_factory: ServicesFactory, tmp_path: Path
+) -> None:
+    from tests.gui.conftest import SOLAR_PAGES, make_pdf
+
+    folder = tmp_path / "many"
+    folder.mkdir()
+    for n in range(6):
+        make_pdf(folder / f"report-{n}.pdf", SOLAR_PAGES * 3)
+    window = make_window(real_factory)
+    started: list[object] = []
+    window.ingest.file_progress.connect(started.append)
+    drop_files(window, [folder])
+    qtbot.waitUntil(lambda: bool(started), timeout=60_000)
+    with qtbot.assertNotEmitted(window.app.reporter.shown):
+        window.close()
+    assert not window.app.runner.accepting and window.app.folio is None
+
+
+def test_thinking_streams_into_a_collapsed_section(
+    qtbot: QtBot, make_window: WindowFactory, shared_embedder: object, tmp_path: Path, solar_pdf: Path
+) -> None:
+    """A Qwen3-style template (the SmolLM2 weights with a thinking switch) enables the switch."""
+    from app.core import paths
+    from app.core.generate.engine import Engine
+    from app.core.qa import Folio, build_services
+    from tests.core.conftest_answer import make_thinking_gguf
+
+    model = make_thinking_gguf(paths.default_chat_model(), tmp_path / "thinking.gguf")
+    engine = Engine(model, n_ctx=4096, n_threads=2)
+
+    def factory(settings: Settings, library_dir: Path) -> Folio:
+        return build_services(settings, library_dir, embedder=shared_embedder, engine=engine)  # type: ignore[arg-type]
+
+    window = make_window(factory, Settings(max_tokens=48))
+    qtbot.waitUntil(lambda: window.app.model_info is not None, timeout=60_000)
+    assert window.question.thinking.isEnabled()
+    ingest(qtbot, window, [solar_pdf])
+    window.question.thinking.setChecked(True)
+    window.question.edit.setPlainText("When should the inverter be restarted?")
+    qtbot.keyClick(window.question.edit, Qt.Key.Key_Return)
+    state = wait_answer(qtbot, window, window.chat.active)
+    view = window.transcript.answer_views[-1]
+    assert state.thinking_requested and state.thinking_tokens > 0
+    assert view.thinking_toggle.isVisibleTo(window) and not view.thinking_text.isVisibleTo(
+        window
+    )  # collapsed
+    assert view.thinking_text.toPlainText().strip()
+    assert view.thinking_toggle.text().startswith(("Thought for", "Thinking"))
+    view.thinking_toggle.click()
+    assert view.thinking_text.isVisibleTo(window)
+    window.close()
+    engine.close()
