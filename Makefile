@@ -6,7 +6,7 @@ STAMP := $(VENV)/.folio-setup
 export HF_HUB_OFFLINE := 1
 export TRANSFORMERS_OFFLINE := 1
 
-.PHONY: setup run test lint models package clean
+.PHONY: setup run test lint models package screenshots clean
 
 setup: $(STAMP) models
 
@@ -36,6 +36,9 @@ lint: setup
 
 test: setup lint
 	QT_QPA_PLATFORM=offscreen $(BIN)/python -m pytest
+
+screenshots: setup
+	xvfb-run -a -s "-screen 0 1400x900x24" $(BIN)/python -m tests.gui.screenshots docs
 
 clean:
 	rm -rf $(VENV) build dist .pytest_cache .mypy_cache .ruff_cache
