@@ -19,7 +19,7 @@ $(BIN)/python:
 # and runs on other people's laptops.
 $(STAMP): pyproject.toml | $(BIN)/python
 	$(BIN)/pip install --quiet torch==2.13.0
-	CMAKE_ARGS="-DGGML_NATIVE=OFF" $(BIN)/pip install --quiet -e '.[dev]'
+	CMAKE_ARGS="-DGGML_NATIVE=OFF" $(BIN)/pip install --quiet -e '.[dev,package]'
 	touch $(STAMP)
 
 models: $(STAMP)
@@ -36,6 +36,10 @@ lint: setup
 
 test: setup lint
 	QT_QPA_PLATFORM=offscreen $(BIN)/python -m pytest
+
+# The Linux bundle (PyInstaller, packaging/folio.spec) and dist/folio_<version>_amd64.deb.
+package: setup
+	packaging/build_deb.sh
 
 screenshots: setup
 	xvfb-run -a -s "-screen 0 1400x900x24" $(BIN)/python -m tests.gui.screenshots docs

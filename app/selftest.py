@@ -1,0 +1,154 @@
+"""`folio --self-test`: ingest the bundled sample, search it, answer from it, print one line, exit 0/1."""
+
+from __future__ import annotations
+
+import sys
+import tempfile
+import time
+from dataclasses import dataclass
+from pathlib import Path
+
+from app.core import paths
+from app.core.config import Settings
+from app.core.passage import Hit
+
+SAMPLE_FILE = "sample.pdf"
+# A fact stated on one page of resources/sample.pdf only (packaging/make_sample_pdf.py writes it).
+QUESTION = "How often does the Cape Merrow lighthouse flash?"
+EXPECTED_PAGE = 3
+FACT_WORDS = ("twelve", "12")
+MAX_TOKENS = 48
+PASSAGES_K = 3
+PREFIX = "folio self-test:"
+
+
+class SelfTestFailed(Exception):
+    """A check did not hold; the message says which and what was seen instead."""
+
+
+@dataclass(frozen=True)
+class Outcome:
+    """What the self-test observed, for the one-line summary."""
+
+    pages: int
+    chunks: int
+    ingest_s: float
+    top_hit: Hit
+    answer_tokens: int
+    finish_reason: str
+    cited_pages: list[int]
+    states_fact: bool
+    answer_s: float
+
+
+def covers(hit: Hit, page: int) -> bool:
+    return hit.page <= page <= hit.page_end
+
+
+def _require(condition: bool, message: str) -> None:
+    if not condition:
+        raise SelfTestFailed(message)
+
+
+def _check_installation(settings: Settings) -> Path:
+    sample = paths.resources_dir() / SAMPLE_FILE
+    _require(sample.is_file(), f"sample document missing: {sample}")
+    _require(settings.chat_model_path().is_file(), f"chat model missing: {settings.chat_model_path()}")
+    embed = settings.embed_model_path()
+    _require((embed / "modules.json").is_file(), f"embedding model missing: {embed}")
+    return sample
+
+
+def _exercise(settings: Settings, sample: Path, library_dir: Path) -> Outcome:
+    """Ingest, search and answer in a fresh library; raise SelfTestFailed on the first bad result."""
+    from app.core.answer import AskOptions
+    from app.core.prompt.citations import parse_citations
+    from app.core.qa import build_services
+
+    folio = build_services(settings, library_dir)
+    try:
+        started = time.perf_counter()
+        report = folio.ingest([sample])
+        ingest_s = time.perf_counter() - started
+        _require(len(report.files) == 1, f"ingest saw {len(report.files)} files, expected 1")
+        result = report.files[0]
+        _require(result.status == "added", f"ingest of {SAMPLE_FILE} {result.status}: {result.error}")
+        _require(result.pages >= EXPECTED_PAGE, f"{SAMPLE_FILE} has {result.pages} pages")
+        _require(result.chunks > 0, f"{SAMPLE_FILE} gave no chunks")
+
+        hits = folio.search(QUESTION, PASSAGES_K).hits
+        _require(bool(hits), "search found nothing")
+        top = hits[0]
+        _require(
+            top.document == SAMPLE_FILE and covers(top, EXPECTED_PAGE),
+            f"top hit is {top.document} p. {top.page}-{top.page_end}, "
+            f"expected {SAMPLE_FILE} p. {EXPECTED_PAGE}",
+        )
+
+        started = time.perf_counter()
+        options = AskOptions(max_tokens=MAX_TOKENS, temperature=0.0, seed=42, passages_k=PASSAGES_K)
+        answer = folio.answerer.ask(QUESTION, options)
+        answer_s = time.perf_counter() - started
+        _require(answer.error is None, f"answer failed: {answer.error}")
+        _require(answer.grounded, "the answer was gated as not covered by the documents")
+        _require(
+            answer.finish_reason in ("stop", "length"),
+            f"answer ended with finish_reason {answer.finish_reason}",
+        )
+        _require(
+            answer.metrics.completion_tokens > 0 and bool(answer.answer.strip()), "the model produced no text"
+        )
+        # The passage the answer is built on first, labelled [1], must resolve to the right page.
+        resolved, _ = parse_citations("[1]", answer.passages)
+        _require(bool(resolved), "citation [1] does not resolve to a passage")
+        first = resolved[0]
+        _require(
+            first.document == SAMPLE_FILE and first.page <= EXPECTED_PAGE <= first.page_end,
+            f"citation [1] points at {first.document} p. {first.page}, expected p. {EXPECTED_PAGE}",
+        )
+        text = answer.answer.lower()
+        return Outcome(
+            pages=result.pages,
+            chunks=result.chunks,
+            ingest_s=ingest_s,
+            top_hit=top,
+            answer_tokens=answer.metrics.completion_tokens,
+            finish_reason=answer.finish_reason,
+            cited_pages=sorted({c.page for c in answer.citations}),
+            states_fact=any(word in text for word in FACT_WORDS),
+            answer_s=answer_s,
+        )
+    finally:
+        folio.close()
+
+
+def summary(outcome: Outcome, total_s: float) -> str:
+    top = outcome.top_hit
+    if outcome.cited_pages:
+        citations = "cites p. " + ", ".join(str(p) for p in outcome.cited_pages)
+    else:
+        citations = "no citation markers"
+    fact = "states the fact" if outcome.states_fact else "fact not stated"
+    return (
+        f"{PREFIX} PASS · ingested {SAMPLE_FILE} ({outcome.pages} pages, {outcome.chunks} chunks) "
+        f"in {outcome.ingest_s:.1f} s · top hit p. {top.page} (similarity {top.similarity:.2f}) · "
+        f"[1] = {SAMPLE_FILE} p. {EXPECTED_PAGE} · answer {outcome.answer_tokens} tokens "
+        f"({outcome.finish_reason}) in {outcome.answer_s:.1f} s, {citations}, {fact} · total {total_s:.1f} s"
+    )
+
+
+def run_self_test() -> int:
+    """Headless check of the installed app with its bundled models; prints one line, returns 0 or 1."""
+    started = time.perf_counter()
+    settings = Settings()  # the bundled defaults, whatever the user has configured
+    try:
+        sample = _check_installation(settings)
+        with tempfile.TemporaryDirectory(prefix="folio-self-test-") as tmp:
+            outcome = _exercise(settings, sample, Path(tmp) / "library")
+        line, code = summary(outcome, time.perf_counter() - started), 0
+    except SelfTestFailed as exc:
+        line, code = f"{PREFIX} FAIL · {exc}", 1
+    except Exception as exc:  # report anything, with its type: this is a smoke test of the whole app
+        line, code = f"{PREFIX} FAIL · {type(exc).__name__}: {exc}", 1
+    print(line.replace("\n", " "), file=sys.stdout, flush=True)
+    return code

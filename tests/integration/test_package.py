@@ -1,0 +1,201 @@
+"""The installer: build the bundle and the .deb, extract it with `dpkg-deb -x`, self-test it offline.
+
+The package tests run only with FOLIO_TEST_PACKAGE=1 (they build a 1.4 GB bundle: minutes).
+FOLIO_PACKAGE_PREBUILT=1 reuses an existing dist/folio_<version>_<arch>.deb (CI builds it in an
+earlier step). The source self-test runs in the normal suite.
+"""
+
+from __future__ import annotations
+
+import os
+import shutil
+import subprocess
+import sys
+import tomllib
+from collections.abc import Iterator
+from pathlib import Path
+
+import pytest
+
+REPO = Path(__file__).resolve().parents[2]
+BUILD_SCRIPT = REPO / "packaging" / "build_deb.sh"
+PASS_PREFIX = "folio self-test: PASS"
+VERSION = tomllib.loads((REPO / "pyproject.toml").read_text(encoding="utf-8"))["project"]["version"]
+# An address that refuses connections at once: where no-network falls back to proxies.
+DEAD_PROXY = "http://127.0.0.1:9"
+# The first package test builds the bundle and the .deb in its fixture (minutes on two cores).
+BUILD_TIMEOUT_S = 2400
+
+package = pytest.mark.skipif(
+    os.environ.get("FOLIO_TEST_PACKAGE") != "1", reason="set FOLIO_TEST_PACKAGE=1 to build and test the .deb"
+)
+
+
+def _arch() -> str:
+    return subprocess.run(
+        ["dpkg", "--print-architecture"], capture_output=True, text=True, check=True
+    ).stdout.strip()
+
+
+def no_network_prefix() -> list[str]:
+    """`unshare -n` (root) or `unshare -rn` (user namespace): a process with no network at all.
+    [] when neither is allowed here; the caller then points every proxy at a dead address."""
+    if shutil.which("unshare") is None:
+        return []
+    for prefix in (["unshare", "-n"], ["unshare", "-rn"]):
+        probe = subprocess.run([*prefix, "true"], capture_output=True)
+        if probe.returncode == 0:
+            return prefix
+    return []
+
+
+def offline_env(home: Path) -> dict[str, str]:
+    """A bare environment: HOME and XDG dirs in `home`, no FOLIO_* overrides, no proxies but dead ones."""
+    env = {
+        "PATH": "/usr/bin:/bin",
+        "LANG": "C.UTF-8",
+        "HOME": str(home),
+        "XDG_DATA_HOME": str(home / ".local" / "share"),
+        "XDG_CONFIG_HOME": str(home / ".config"),
+        "XDG_CACHE_HOME": str(home / ".cache"),
+        "TMPDIR": str(home.parent / "tmp"),
+    }
+    for name in ("http_proxy", "https_proxy", "HTTP_PROXY", "HTTPS_PROXY", "ALL_PROXY", "all_proxy"):
+        env[name] = DEAD_PROXY
+    env["no_proxy"] = env["NO_PROXY"] = ""
+    return env
+
+
+def tree_state(root: Path) -> dict[str, tuple[int, int]]:
+    """(size, mtime_ns) of every file and link under root, to prove nothing was written there."""
+    state: dict[str, tuple[int, int]] = {}
+    for path in root.rglob("*"):
+        info = path.lstat()
+        state[str(path.relative_to(root))] = (info.st_size, info.st_mtime_ns)
+    return state
+
+
+@pytest.fixture(scope="module")
+def deb_file() -> Path:
+    expected = REPO / "dist" / f"folio_{VERSION}_{_arch()}.deb"
+    if os.environ.get("FOLIO_PACKAGE_PREBUILT") == "1" and expected.is_file():
+        return expected
+    # The same script `make package` runs; it prints the path of the .deb on its last line.
+    result = subprocess.run(
+        [str(BUILD_SCRIPT)], cwd=REPO, capture_output=True, text=True, timeout=BUILD_TIMEOUT_S
+    )
+    assert result.returncode == 0, result.stderr[-4000:]
+    built = REPO / result.stdout.strip().splitlines()[-1]
+    assert built == expected
+    return built
+
+
+@pytest.fixture(scope="module")
+def installed_root(deb_file: Path, tmp_path_factory: pytest.TempPathFactory) -> Iterator[Path]:
+    root = tmp_path_factory.mktemp("deb-root")
+    subprocess.run(["dpkg-deb", "-x", str(deb_file), str(root)], check=True, timeout=600)
+    yield root
+    shutil.rmtree(root, ignore_errors=True)  # 1.4 GB: do not keep it around
+
+
+@package
+@pytest.mark.package
+@pytest.mark.timeout(BUILD_TIMEOUT_S)
+def test_deb_metadata(deb_file: Path) -> None:
+    fields = subprocess.run(
+        ["dpkg-deb", "-f", str(deb_file), "Package", "Version", "Architecture", "Depends", "Installed-Size"],
+        capture_output=True,
+        text=True,
+        check=True,
+    ).stdout
+    assert "Package: folio\n" in fields
+    assert f"Version: {VERSION}\n" in fields
+    assert f"Architecture: {_arch()}\n" in fields
+    assert "libc6" in fields and "libegl1" in fields
+    installed_kib = int(fields.split("Installed-Size:")[1].split()[0])
+    assert installed_kib > 100_000  # the bundle with both models, not an empty shell
+
+
+@package
+@pytest.mark.package
+@pytest.mark.timeout(BUILD_TIMEOUT_S)
+def test_deb_layout(installed_root: Path) -> None:
+    app = installed_root / "opt" / "folio"
+    internal = app / "_internal"
+    assert os.access(app / "folio", os.X_OK)
+    link = installed_root / "usr" / "bin" / "folio"
+    assert link.is_symlink() and os.readlink(link) == "../../opt/folio/folio"
+    assert link.resolve() == (app / "folio").resolve()
+    desktop = (installed_root / "usr" / "share" / "applications" / "folio.desktop").read_text()
+    assert "\nExec=/opt/folio/folio\n" in desktop and "\nIcon=folio\n" in desktop
+    for size in (16, 32, 48, 128, 256, 512):
+        icon = (
+            installed_root / "usr" / "share" / "icons" / "hicolor" / f"{size}x{size}" / "apps" / "folio.png"
+        )
+        assert icon.read_bytes().startswith(b"\x89PNG")
+    assert (internal / "models" / "SmolLM2-135M-Instruct.Q4_1.gguf").stat().st_size > 50_000_000
+    assert (internal / "models" / "all-MiniLM-L6-v2" / "model.safetensors").is_file()
+    assert (internal / "resources" / "sample.pdf").is_file()
+    assert (internal / "llama_cpp" / "lib" / "libllama.so").exists()
+
+
+@package
+@pytest.mark.package
+@pytest.mark.timeout(BUILD_TIMEOUT_S)
+def test_deb_excludes_what_is_not_needed(installed_root: Path) -> None:
+    internal = installed_root / "opt" / "folio" / "_internal"
+    names = {str(p.relative_to(internal)) for p in internal.rglob("*")}
+    assert not any(n == "tests" or n.startswith("tests/") or "/tests/" in n for n in names)
+    forbidden = ("tkinter", "_tkinter", "libcuda", "libcudnn", "libnccl", "nvidia/", "torch/test/")
+    forbidden += ("torch/include/", "libQt6WebEngine", "libQt6Quick", "libQt6Qml", "libQt6Multimedia")
+    forbidden += ("libQt63D", "PySide6/QtWebEngine", "libqgtk3", "libgtk-3", "pytest", "mypy", "PyInstaller")
+    found = sorted(n for n in names if any(bad in n for bad in forbidden))
+    assert found == []
+    dangling = [p for p in internal.rglob("*") if p.is_symlink() and not p.exists()]
+    assert dangling == []
+
+
+@package
+@pytest.mark.package
+@pytest.mark.timeout(BUILD_TIMEOUT_S)
+def test_installed_binary_self_test_offline(installed_root: Path, tmp_path: Path) -> None:
+    home = tmp_path / "home"
+    home.mkdir()
+    (tmp_path / "tmp").mkdir()
+    prefix = no_network_prefix()
+    print(f"no network via: {' '.join(prefix) if prefix else 'proxies at ' + DEAD_PROXY}")
+    before = tree_state(installed_root)
+    result = subprocess.run(
+        [*prefix, str(installed_root / "usr" / "bin" / "folio"), "--self-test"],
+        env=offline_env(home),
+        cwd=tmp_path,
+        capture_output=True,
+        text=True,
+        timeout=900,
+    )
+    lines = result.stdout.splitlines()
+    assert result.returncode == 0, f"{result.stdout}\n{result.stderr[-4000:]}"
+    assert len(lines) == 1 and lines[0].startswith(PASS_PREFIX), result.stdout
+    assert "top hit p. 3" in lines[0]
+    assert tree_state(installed_root) == before  # nothing written into the install tree
+    assert sorted(home.rglob("*")) == []  # the self-test library is temporary: the home stays empty
+    # The temporary library is removed (torch may leave its own empty cache folder in TMPDIR).
+    assert sorted((tmp_path / "tmp").glob("folio-self-test-*")) == []
+
+
+def test_self_test_from_source(tmp_path: Path) -> None:
+    """`python -m app --self-test` from the checkout: the same check, with the models in models/."""
+    env = dict(os.environ)
+    env.update({"HOME": str(tmp_path), "FOLIO_LIBRARY": str(tmp_path / "unused-library")})
+    result = subprocess.run(
+        [sys.executable, "-m", "app", "--self-test"],
+        cwd=REPO,
+        env=env,
+        capture_output=True,
+        text=True,
+        timeout=600,
+    )
+    assert result.returncode == 0, f"{result.stdout}\n{result.stderr[-4000:]}"
+    lines = result.stdout.splitlines()
+    assert len(lines) == 1 and lines[0].startswith(PASS_PREFIX), result.stdout
+    assert not (tmp_path / "unused-library").exists()
