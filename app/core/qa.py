@@ -64,6 +64,7 @@ class Folio:
         self._index: VectorIndex | None = None
         self._ingester: Ingester | None = None
         self._answerer: Answerer | None = None
+        self._embedder_bound = False
         self._lock = threading.RLock()
 
     # -- set-up --------------------------------------------------------------------------------
@@ -79,7 +80,11 @@ class Folio:
     def _ready(self) -> VectorIndex:
         """Embedder loaded and bound to the library, index open and in agreement with the store."""
         with self._lock:
-            self.store.bind_embedder(self.embedder.name, self.embedder.dimension)
+            if not self._embedder_bound:
+                # A write, so it waits for the store's writer; done once, so searches never wait
+                # for a long ingestion to finish.
+                self.store.bind_embedder(self.embedder.name, self.embedder.dimension)
+                self._embedder_bound = True
             return self._vector_index()
 
     def _vector_index(self) -> VectorIndex:

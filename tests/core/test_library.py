@@ -5,6 +5,7 @@ from __future__ import annotations
 import logging
 import shutil
 import sqlite3
+import threading
 from pathlib import Path
 
 import numpy as np
@@ -234,3 +235,45 @@ def test_copy_of_same_bytes_is_unchanged(folio: Folio, tmp_path: Path) -> None:
     shutil.copy(pdf, copy)
     folio.ingest([pdf])
     assert _status(folio.ingest([copy]).files) == [("fruit.pdf", "unchanged")]
+
+
+def test_ingestion_does_not_lock_the_store_while_reading(
+    folio: Folio, library_dir: Path, tmp_path: Path
+) -> None:
+    """A question asked while a long file is indexed must be able to save its chat at once."""
+    big = tmp_path / "big.txt"
+    big.write_text("\n".join(f"Line {i} is about topic number {i}." for i in range(1200)))
+    outcomes: list[str] = []
+
+    def write_elsewhere() -> None:
+        conn = sqlite3.connect(library_dir / STORE_FILE, timeout=1.0)
+        try:
+            conn.execute("INSERT OR REPLACE INTO meta(key, value) VALUES ('probe', 'x')")
+            conn.commit()
+            outcomes.append("written")
+        except sqlite3.OperationalError as exc:
+            outcomes.append(str(exc))
+        finally:
+            conn.close()
+
+    def probe(progress: IngestProgress) -> None:
+        if progress.stage == "parsing" and progress.pages_done == 10:
+            assert list(library_dir.glob(".staging-*")), "chunks should be staged in a scratch file"
+            writer = threading.Thread(target=write_elsewhere)
+            writer.start()
+            writer.join()
+
+    report = folio.ingest([big], progress=probe)
+    assert report.files[0].status == "added"
+    assert outcomes == ["written"]
+    assert not list(library_dir.glob(".staging-*"))
+    assert folio.verify().ok
+
+
+def test_leftover_scratch_files_are_removed_on_open(library_dir: Path, embedder: Embedder) -> None:
+    library_dir.mkdir(parents=True)
+    leftover = library_dir / ".staging-crashed.sqlite3"
+    leftover.write_bytes(b"partial")
+    folio = build_services(Settings(), library_dir, embedder=embedder)
+    assert not leftover.exists()
+    folio.close()

@@ -19,6 +19,7 @@ from app.core.keywords import terms_text
 from app.core.store.base import utcnow
 from app.core.store.database import open_engine, session_factory
 from app.core.store.models import Chunk, Document, Meta
+from app.core.store.staging import ChunkStaging, remove_leftover_staging
 
 SCHEMA_VERSION = "1"
 
@@ -86,6 +87,7 @@ class LibraryStore:
     def __init__(self, library_dir: Path) -> None:
         self.library_dir = library_dir
         self.engine: Engine = open_engine(library_dir)
+        remove_leftover_staging(library_dir)
         self.sessions: sessionmaker[Session] = session_factory(self.engine)
         self.write_lock = threading.RLock()
 
@@ -174,64 +176,50 @@ class LibraryStore:
         batches: Iterable[Sequence[NewChunk]],
         page_count: Callable[[], int] | None = None,
     ) -> tuple[int, npt.NDArray[np.int64], npt.NDArray[np.int64]]:
-        """Insert (or replace) a document and its chunks in ONE transaction, streaming the chunk
-        batches. Returns (document id, new chunk ids, replaced chunk ids). If the batches raise
-        (cancel, unreadable file), nothing is changed. `page_count` is asked once all batches are
-        consumed (the page count of a streamed file is known only then)."""
-        with self.write_lock, self.sessions.begin() as session:
-            old = session.scalar(select(Document).where(Document.path == path))
-            replaced = np.zeros(0, dtype=np.int64)
-            now = utcnow()
-            if old is not None:
-                replaced = np.asarray(
-                    session.scalars(select(Chunk.id).where(Chunk.document_id == old.id)).all(), dtype=np.int64
-                )
-                _delete_keyword_rows(session, replaced)
-                session.execute(delete(Chunk).where(Chunk.document_id == old.id))
-                doc = old
-                doc.sha256, doc.size, doc.kind, doc.updated_at, doc.status = sha256, size, kind, now, "ready"
-            else:
-                doc = Document(
-                    path=path,
-                    name=name,
-                    sha256=sha256,
-                    kind=kind,
-                    pages=0,
-                    size=size,
-                    status="ready",
-                    added_at=now,
-                    updated_at=now,
-                )
-                session.add(doc)
-            session.flush()
-            new_ids: list[int] = []
-            ordinal = 0
-            max_page = 0
+        """Insert (or replace) a document and all its chunks in ONE transaction. The chunk batches
+        are streamed into a scratch file first (bounded memory, no lock held while a file is read
+        and embedded), then copied in. Returns (document id, new chunk ids, replaced chunk ids).
+        If the batches raise (cancel, unreadable file), nothing is changed. `page_count` is asked
+        once all batches are consumed (a streamed file's page count is known only then)."""
+        with ChunkStaging(self.library_dir) as staging:
             for batch in batches:
-                rows = []
-                for item in batch:
-                    draft = item.draft
-                    rows.append(
-                        Chunk(
-                            document_id=doc.id,
-                            ordinal=ordinal,
-                            text=draft.text,
-                            page_start=draft.page_start,
-                            page_end=draft.page_end,
-                            char_start=draft.char_start,
-                            char_end=draft.char_end,
-                            n_tokens=draft.n_tokens,
-                            embedding=np.ascontiguousarray(item.vector, dtype=np.float32).tobytes(),
-                        )
+                staging.add([(item.draft, item.vector) for item in batch])
+            pages = max(page_count() if page_count is not None else 0, staging.max_page)
+            with self.write_lock, self.sessions.begin() as session:
+                old = session.scalar(select(Document).where(Document.path == path))
+                replaced = np.zeros(0, dtype=np.int64)
+                now = utcnow()
+                if old is not None:
+                    replaced = np.asarray(
+                        session.scalars(select(Chunk.id).where(Chunk.document_id == old.id)).all(),
+                        dtype=np.int64,
                     )
-                    ordinal += 1
-                    max_page = max(max_page, draft.page_end)
-                session.add_all(rows)
+                    _delete_keyword_rows(session, replaced)
+                    session.execute(delete(Chunk).where(Chunk.document_id == old.id))
+                    doc = old
+                    doc.sha256, doc.size, doc.kind, doc.updated_at = sha256, size, kind, now
+                    doc.status, doc.pages = "ready", pages
+                else:
+                    doc = Document(
+                        path=path,
+                        name=name,
+                        sha256=sha256,
+                        kind=kind,
+                        pages=pages,
+                        size=size,
+                        status="ready",
+                        added_at=now,
+                        updated_at=now,
+                    )
+                    session.add(doc)
                 session.flush()
-                _insert_keyword_rows(session, [(r.id, r.text) for r in rows])
-                new_ids.extend(r.id for r in rows)
-            pages = page_count() if page_count is not None else 0
-            doc.pages = max(pages, max_page)
+                new_ids: list[int] = []
+                for part in staging.rows():
+                    rows = [Chunk(document_id=doc.id, **dict(staged)) for staged in part]
+                    session.add_all(rows)
+                    session.flush()
+                    _insert_keyword_rows(session, [(r.id, r.text) for r in rows])
+                    new_ids.extend(r.id for r in rows)
         return doc.id, np.asarray(new_ids, dtype=np.int64), replaced
 
     def delete_document(self, document_id: int) -> npt.NDArray[np.int64]:
