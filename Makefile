@@ -17,7 +17,7 @@ $(BIN)/python:
 # torch first and pinned: a looser requirement pulls a multi-GB CUDA build.
 # llama-cpp-python builds from source; a non-native build avoids AMX kernels that crash here
 # and runs on other people's laptops.
-$(STAMP): pyproject.toml | $(BIN)/python
+$(STAMP): pyproject.toml Makefile | $(BIN)/python
 	$(BIN)/pip install --quiet torch==2.13.0
 	CMAKE_ARGS="-DGGML_NATIVE=OFF" $(BIN)/pip install --quiet -e '.[dev,package]'
 	touch $(STAMP)
