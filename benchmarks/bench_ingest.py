@@ -8,6 +8,7 @@ Prints the figures and writes benchmarks/results/ingest.json.
 from __future__ import annotations
 
 import json
+import logging
 import os
 import statistics
 import sys
@@ -22,6 +23,8 @@ sys.path.insert(0, str(REPO))
 from app.core.config import Settings  # noqa: E402
 from app.core.ingest.readers import read_pages  # noqa: E402
 from app.core.qa import build_services  # noqa: E402
+
+logging.getLogger("pypdf").setLevel(logging.ERROR)
 
 SAMPLES = REPO.parent / "shared" / "pdf-samples"
 DEFAULT_PDFS = [
