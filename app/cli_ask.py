@@ -156,6 +156,8 @@ def run_ask(args: argparse.Namespace, folio: Folio, out: TextIO | None = None) -
         return 2
     except FolioError as exc:
         err.write(f"error: {exc}\n")
+        if args.json:  # stdout still holds one JSON document
+            out.write(json.dumps({"error": str(exc), "finish_reason": "error"}, ensure_ascii=False) + "\n")
         return 1
     if answer is None:
         err.write("error: the answer ended without a result\n")

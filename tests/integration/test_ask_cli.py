@@ -113,6 +113,12 @@ def test_missing_model_names_the_file_and_exits_1(
     assert ask_folio.answerer.load_model().name == "SmolLM2-135M-Instruct.Q4_1.gguf"
 
 
+def test_missing_model_in_json_mode_still_prints_one_json_document(ask_folio: Folio, tmp_path: Path) -> None:
+    code, stdout = ask(ask_folio, QUESTION, "--json", "--model", str(tmp_path / "nowhere.gguf"))
+    data = json.loads(stdout)
+    assert code == 1 and data["finish_reason"] == "error" and "nowhere.gguf" in data["error"]
+
+
 def test_bad_option_value_is_a_usage_error(ask_folio: Folio) -> None:
     code, _ = ask(ask_folio, QUESTION, "--temperature", "-3")
     assert code == 2
