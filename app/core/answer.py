@@ -41,6 +41,9 @@ class AskOptions:
     min_p: float | None = None
     seed: int | None = None
     passages_k: int | None = None
+    # The text of a cut-off answer to the same question: generation resumes right after it, and
+    # the final answer is that text plus the continuation.
+    continue_from: str = ""
 
 
 @dataclass(frozen=True)
@@ -404,12 +407,19 @@ class Answerer:
             )
             originals = {hit.chunk_id: hit for hit in run.hits}  # citations quote the stored text
             run.passages = [originals[hit.chunk_id] for hit in plan.passages]
+            tokens, start_thinking = plan.tokens, engine.opens_thinking(plan.prompt)
+            if options.continue_from:
+                # Resume inside the assistant turn, after the text already produced.
+                tokens = engine.tokenize_prompt(plan.prompt + escape(options.continue_from))
+                if len(tokens) + run.sampling.max_tokens > info.n_ctx:
+                    raise UsageError("there is no room left in the context to continue this answer")
+                run.answer.append(options.continue_from)
+                start_thinking = False
             started = run.mark("assemble", started)
-            start_thinking = engine.opens_thinking(plan.prompt)
         except Exception as exc:
             yield Finished(self._finish(run, "error", chat_id, _describe(exc)))
             return
-        yield from self._decode(run, engine, plan.tokens, start_thinking, cancel)
+        yield from self._decode(run, engine, tokens, start_thinking, cancel)
         yield Finished(self._finish(run, run.end.finish_reason if run.end else "error", chat_id))
 
     def _decode(

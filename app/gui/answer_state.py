@@ -66,6 +66,12 @@ class AnswerState(QObject):
             self._pending_answer.append(text)
             self.phase = ANSWERING
 
+    def seed_answer(self, text: str) -> None:
+        """Text shown before any token arrives (the cut-off answer being continued); it does not
+        count as tokens or as the first token."""
+        self.answer_text += text
+        self._pending_answer.append(text)
+
     def set_retrieved(self, passages: list[dict[str, Any]]) -> None:
         self.retrieved = passages
 

@@ -123,7 +123,7 @@ class AnswerView(QFrame):
         self.banner_label = QLabel(self.banner)
         self.banner_label.setWordWrap(True)
         self.continue_button = QPushButton(self.tr("Continue"), self.banner)
-        self.continue_button.setToolTip(self.tr("Ask again with twice the answer length"))
+        self.continue_button.setToolTip(self.tr("Let the model go on from where the answer was cut off"))
         self.continue_button.clicked.connect(lambda: self.continue_requested.emit(self.state))
         banner_layout.addWidget(self.banner_label, 1)
         banner_layout.addWidget(self.continue_button)

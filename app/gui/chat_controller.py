@@ -73,15 +73,19 @@ class ChatController(QObject):
         return self._handle is not None
 
     # -- asking ------------------------------------------------------------------------------------
-    def ask(self, question: str, thinking: bool = False, max_tokens: int | None = None) -> AnswerState | None:
+    def ask(
+        self, question: str, thinking: bool = False, max_tokens: int | None = None, continue_from: str = ""
+    ) -> AnswerState | None:
         folio = self.app.folio
         if folio is None or self.busy:
             return None
         from app.core.answer import AskOptions, Delta, Finished, Metrics, Retrieved
 
-        options = AskOptions(thinking=thinking, max_tokens=max_tokens)
+        options = AskOptions(thinking=thinking, max_tokens=max_tokens, continue_from=continue_from)
         self.last_options = options
         state = AnswerState(question, thinking, self)
+        if continue_from:
+            state.seed_answer(continue_from)
         self.active = state
         chat_id = self.chat_id
 
@@ -131,11 +135,9 @@ class ChatController(QObject):
             self._handle.cancel()
 
     def continue_answer(self, state: AnswerState) -> None:
-        """A cut-off answer: ask the same question again with twice the answer length."""
-        base = self.app.settings.max_tokens
-        previous = getattr(self.last_options, "max_tokens", None) or base
-        budget = min(previous * 2, max(1, self.app.settings.n_ctx // 2))
-        self.ask(state.question, state.thinking_requested, max_tokens=max(budget, previous))
+        """A cut-off answer: the model resumes right after its last word, with a fresh answer
+        budget; the new message holds the whole answer."""
+        self.ask(state.question, state.thinking_requested, continue_from=state.answer_text)
 
     def _flush(self) -> None:
         if self.active is not None:

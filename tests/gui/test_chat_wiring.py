@@ -104,7 +104,7 @@ def test_streaming_is_throttled_and_touches_only_the_streaming_message(
     assert window.transcript.answer_views[1].body.toPlainText().count("more") == 3000
 
 
-def test_cut_off_answer_shows_a_banner_and_continue_asks_again_with_a_larger_budget(
+def test_cut_off_answer_shows_a_banner_and_continue_resumes_it(
     qtbot: QtBot, make_window: WindowFactory
 ) -> None:
     answerer = FakeAnswerer(["partial"])
@@ -122,7 +122,9 @@ def test_cut_off_answer_shows_a_banner_and_continue_asks_again_with_a_larger_bud
     qtbot.waitUntil(lambda: len(answerer.requests) == 2 and not window.chat.busy, timeout=10_000)
     question, options, _chat = answerer.requests[1]
     assert question == "long question"
-    assert options.max_tokens == 2 * window.app.settings.max_tokens
+    assert options.continue_from == state.answer_text and options.continue_from
+    resumed = window.transcript.answer_views[1]
+    qtbot.waitUntil(lambda: resumed.body.toPlainText().startswith(state.answer_text), timeout=10_000)
 
 
 def test_budget_dialog_lists_the_parts(qtbot: QtBot, make_window: WindowFactory) -> None:

@@ -135,6 +135,20 @@ def test_tiny_max_tokens_gives_length_and_an_incomplete_answer(answerer: Answere
     assert stored.finish_reason == "length" and not stored.complete
 
 
+def test_a_cut_off_answer_can_be_continued_where_it_stopped(answerer: Answerer) -> None:
+    question = "Explain what decides the time to first token and the tokens per second."
+    first = answerer.ask(question, AskOptions(max_tokens=6, temperature=0.0))
+    assert first.finish_reason == "length" and first.answer
+    events = collect(answerer.ask_stream(question, AskOptions(max_tokens=24, continue_from=first.answer)))
+    final = events[-1]
+    assert isinstance(final, Finished)
+    resumed = final.answer
+    streamed = "".join(e.text for e in events if isinstance(e, Delta) and e.channel == "answer")
+    assert resumed.answer == first.answer + streamed  # the old text is kept, the new text follows it
+    assert streamed and resumed.metrics.completion_tokens > 0
+    assert resumed.finish_reason in ("stop", "length")
+
+
 def test_cancel_from_another_thread_stops_within_a_token(answerer: Answerer) -> None:
     cancel = CancelToken()
     streamed = 0
