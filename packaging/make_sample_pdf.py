@@ -8,9 +8,13 @@ The output is byte-for-byte reproducible (no timestamps).
 from __future__ import annotations
 
 import argparse
+import sys
 import textwrap
 from collections.abc import Sequence
 from pathlib import Path
+
+sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
+from tests.pdfgen import escape_text, pdf_file  # the one PDF-syntax writer, shared with the tests
 
 TITLE = "Folio sample: notes from the coast of Varn"
 WRAP = 88  # characters per line at 11 pt Helvetica on a 612 pt wide page with 50 pt margins
@@ -91,10 +95,6 @@ PAGES: tuple[tuple[str, tuple[str, ...]], ...] = (
 )
 
 
-def _escape(text: str) -> str:
-    return text.replace("\\", "\\\\").replace("(", "\\(").replace(")", "\\)")
-
-
 def page_lines(heading: str, paragraphs: Sequence[str]) -> list[tuple[str, str]]:
     """(font, text) lines of one page: the heading in bold, wrapped paragraphs with gaps."""
     lines: list[tuple[str, str]] = [("F2", heading), ("F1", "")]
@@ -108,7 +108,7 @@ def content_stream(lines: Sequence[tuple[str, str]], number: int, total: int) ->
     ops = ["BT", "16 TL", "50 780 Td"]
     for font, text in lines:
         size = 15 if font == "F2" else 11
-        ops.append(f"/{font} {size} Tf ({_escape(text)}) Tj T*")
+        ops.append(f"/{font} {size} Tf ({escape_text(text)}) Tj T*")
     ops.append("ET")
     ops.append(f"BT /F1 9 Tf 280 40 Td (Page {number} of {total}) Tj ET")
     return "\n".join(ops).encode("latin-1")
@@ -134,19 +134,9 @@ def build_pdf(pages: Sequence[tuple[str, Sequence[str]]], title: str) -> bytes:
         objects.append(
             f"<< /Type /Font /Subtype /Type1 /BaseFont /{base} /Encoding /WinAnsiEncoding >>".encode()
         )
-    objects.append(f"<< /Title ({_escape(title)}) /Author (The Folio project) /Producer (Folio) >>".encode())
-    out = bytearray(b"%PDF-1.4\n%\xe2\xe3\xcf\xd3\n")
-    offsets = []
-    for number, body in enumerate(objects, start=1):
-        offsets.append(len(out))
-        out += f"{number} 0 obj\n".encode() + body + b"\nendobj\n"
-    xref = len(out)
-    out += f"xref\n0 {len(objects) + 1}\n0000000000 65535 f \n".encode()
-    for offset in offsets:
-        out += f"{offset:010d} 00000 n \n".encode()
-    trailer = f"<< /Size {len(objects) + 1} /Root 1 0 R /Info {info_id} 0 R >>"
-    out += f"trailer\n{trailer}\nstartxref\n{xref}\n%%EOF\n".encode()
-    return bytes(out)
+    info = f"<< /Title ({escape_text(title)}) /Author (The Folio project) /Producer (Folio) >>"
+    objects.append(info.encode())
+    return pdf_file(objects, f" /Info {info_id} 0 R")
 
 
 def main(argv: list[str] | None = None) -> int:

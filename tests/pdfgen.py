@@ -6,14 +6,15 @@ from collections.abc import Sequence
 from pathlib import Path
 
 
-def _escape(text: str) -> str:
+def escape_text(text: str) -> str:
+    """A string literal's body in PDF syntax."""
     return text.replace("\\", "\\\\").replace("(", "\\(").replace(")", "\\)")
 
 
 def _content(lines: Sequence[str]) -> bytes:
     ops = ["BT", "/F1 11 Tf", "14 TL", "50 780 Td"]
     for line in lines:
-        ops.append(f"({_escape(line)}) Tj T*")
+        ops.append(f"({escape_text(line)}) Tj T*")
     ops.append("ET")
     return "\n".join(ops).encode("latin-1")
 
@@ -35,6 +36,13 @@ def write_pdf(path: Path, pages: Sequence[Sequence[str]]) -> Path:
         )
         objects.append(b"<< /Length %d >>\nstream\n" % len(stream) + stream + b"\nendstream")
     objects.append(b"<< /Type /Font /Subtype /Type1 /BaseFont /Helvetica /Encoding /WinAnsiEncoding >>")
+    path.write_bytes(pdf_file(objects))
+    return path
+
+
+def pdf_file(objects: Sequence[bytes], trailer_extra: str = "") -> bytes:
+    """A complete PDF file from its numbered objects (object 1 is the catalog): header, bodies,
+    cross-reference table and trailer."""
     out = bytearray(b"%PDF-1.4\n%\xe2\xe3\xcf\xd3\n")
     offsets = []
     for number, body in enumerate(objects, start=1):
@@ -44,9 +52,9 @@ def write_pdf(path: Path, pages: Sequence[Sequence[str]]) -> Path:
     out += f"xref\n0 {len(objects) + 1}\n0000000000 65535 f \n".encode()
     for offset in offsets:
         out += f"{offset:010d} 00000 n \n".encode()
-    out += f"trailer\n<< /Size {len(objects) + 1} /Root 1 0 R >>\nstartxref\n{xref}\n%%EOF\n".encode()
-    path.write_bytes(bytes(out))
-    return path
+    trailer = f"<< /Size {len(objects) + 1} /Root 1 0 R{trailer_extra} >>"
+    out += f"trailer\n{trailer}\nstartxref\n{xref}\n%%EOF\n".encode()
+    return bytes(out)
 
 
 def write_encrypted_pdf(path: Path, pages: Sequence[Sequence[str]], password: str = "secret") -> Path:
