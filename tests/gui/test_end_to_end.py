@@ -13,6 +13,7 @@ from pytestqt.qtbot import QtBot
 from app.core.config import Settings
 from app.gui.answer_state import DONE, AnswerState
 from app.gui.app_controller import ServicesFactory
+from app.gui.chat_controller import hit_citation
 from app.gui.main_window import MainWindow
 from tests.gui.conftest import WindowFactory
 from tests.gui.heartbeat import Heartbeat
@@ -169,17 +170,7 @@ def test_clicking_a_source_opens_the_viewer_at_the_cited_page(
     hits = folio.search("restart the inverter when the red fault light stays on", 6).hits
     hit = next(h for h in hits if "red fault light" in h.text)
     assert hit.page == 2
-    citation = {
-        "n": 1,
-        "document": hit.document,
-        "page": hit.page,
-        "page_end": hit.page_end,
-        "path": hit.path,
-        "text": hit.text,
-        "chunk_id": hit.chunk_id,
-        "char_start": hit.char_start,
-        "char_end": hit.char_end,
-    }
+    citation = {"n": 1, **hit_citation(hit)}
     state = AnswerState("When do I restart the inverter?", False)
     state.finish(
         {
