@@ -11,16 +11,15 @@ import tempfile
 from collections.abc import Callable
 from pathlib import Path
 
-from PySide6.QtCore import QEventLoop, QMimeData, QPoint, QPointF, Qt, QTimer, QUrl
-from PySide6.QtGui import QDragEnterEvent, QDropEvent
+from PySide6.QtCore import QEventLoop, Qt, QTimer
 from PySide6.QtTest import QTest
 from PySide6.QtWidgets import QApplication, QWidget
 
 from app.core import paths
 from app.core.config import Settings
 from app.gui.app import create_window, load_stylesheet
-from app.gui.main_window import MainWindow
 from tests.gui.conftest import SOLAR_PAGES, make_pdf
+from tests.gui.dragdrop import drop_files
 
 QUESTION = "How long do the tide mills of Varn turn the millstones?"
 # SmolLM2-135M seldom writes [n] markers; try a few real questions until an answer cites a source.
@@ -64,27 +63,6 @@ def save(widget: QWidget, target: Path) -> None:
     print("wrote", target)
 
 
-def drop(window: MainWindow, files: list[Path]) -> None:
-    mime = QMimeData()
-    mime.setUrls([QUrl.fromLocalFile(str(p)) for p in files])
-    enter = QDragEnterEvent(
-        QPoint(300, 300),
-        Qt.DropAction.CopyAction,
-        mime,
-        Qt.MouseButton.LeftButton,
-        Qt.KeyboardModifier.NoModifier,
-    )
-    QApplication.sendEvent(window, enter)
-    event = QDropEvent(
-        QPointF(300, 300),
-        Qt.DropAction.CopyAction,
-        mime,
-        Qt.MouseButton.LeftButton,
-        Qt.KeyboardModifier.NoModifier,
-    )
-    QApplication.sendEvent(window, event)
-
-
 def main(out: Path) -> int:
     out.mkdir(parents=True, exist_ok=True)
     work = Path(tempfile.mkdtemp(prefix="folio-shots-"))
@@ -111,9 +89,9 @@ def main(out: Path) -> int:
     wait_for(lambda: window.app.model_info is not None and window.app.embedder_ready, 180_000)
     save(window, out / "empty-window.png")
 
-    drop(window, [docs])
+    drop_files(window, [docs], at=(300, 300))
     wait_for(lambda: not window.ingest.busy, 180_000)
-    drop(window, [bulk])
+    drop_files(window, [bulk], at=(300, 300))
     wait_for(lambda: window.ingest.current is not None and window.ingest.current.eta.fraction > 0.3, 180_000)
     save(window, out / "ingestion.png")
     wait_for(lambda: not window.ingest.busy, 300_000)

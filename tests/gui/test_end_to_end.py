@@ -5,9 +5,7 @@ from __future__ import annotations
 from pathlib import Path
 
 import pytest
-from PySide6.QtCore import QMimeData, QPoint, QPointF, Qt, QUrl
-from PySide6.QtGui import QDragEnterEvent, QDropEvent
-from PySide6.QtWidgets import QApplication
+from PySide6.QtCore import Qt
 from pytestqt.qtbot import QtBot
 
 from app.core.config import Settings
@@ -16,37 +14,16 @@ from app.gui.app_controller import ServicesFactory
 from app.gui.chat_controller import hit_citation
 from app.gui.main_window import MainWindow
 from tests.gui.conftest import WindowFactory
+from tests.gui.dragdrop import drop_files
 from tests.gui.heartbeat import Heartbeat
 
 pytestmark = pytest.mark.slow
 GENEROUS_GAP_MS = 500.0
 
 
-def drop_files(window: MainWindow, paths: list[Path]) -> None:
-    mime = QMimeData()
-    mime.setUrls([QUrl.fromLocalFile(str(p)) for p in paths])
-    enter = QDragEnterEvent(
-        QPoint(200, 200),
-        Qt.DropAction.CopyAction,
-        mime,
-        Qt.MouseButton.LeftButton,
-        Qt.KeyboardModifier.NoModifier,
-    )
-    QApplication.sendEvent(window, enter)
-    assert enter.isAccepted()
-    event = QDropEvent(
-        QPointF(200, 200),
-        Qt.DropAction.CopyAction,
-        mime,
-        Qt.MouseButton.LeftButton,
-        Qt.KeyboardModifier.NoModifier,
-    )
-    QApplication.sendEvent(window, event)
-
-
 def ingest(qtbot: QtBot, window: MainWindow, paths: list[Path]) -> object:
     with qtbot.waitSignal(window.ingest.batch_finished, timeout=60_000) as blocker:
-        drop_files(window, paths)
+        assert drop_files(window, paths)
     return blocker.args[0]
 
 
@@ -215,7 +192,7 @@ def test_closing_during_ingestion_cancels_cleanly(
     window = make_window(real_factory)
     started: list[object] = []
     window.ingest.file_progress.connect(started.append)
-    drop_files(window, [folder])
+    assert drop_files(window, [folder])
     qtbot.waitUntil(lambda: bool(started), timeout=60_000)
     with qtbot.assertNotEmitted(window.app.reporter.shown):
         window.close()

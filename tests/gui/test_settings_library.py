@@ -5,15 +5,16 @@ from __future__ import annotations
 from datetime import UTC
 from pathlib import Path
 
-from PySide6.QtCore import QMimeData, QPoint, QPointF, Qt, QUrl
-from PySide6.QtGui import QDragEnterEvent, QDropEvent
+from PySide6.QtCore import Qt
 from PySide6.QtWidgets import QApplication
 from pytestqt.qtbot import QtBot
 
 from app.core.config import Settings, load_settings
 from app.core.ingest.pipeline import FileResult, IngestReport
+from app.gui.main_window import MainWindow
 from app.gui.settings_dialog import SettingsDialog
 from tests.gui.conftest import WindowFactory
+from tests.gui.dragdrop import file_drag
 from tests.gui.fakes import FakeAnswerer, fake_factory
 
 
@@ -99,30 +100,15 @@ def test_failures_are_listed_with_their_reason_and_can_be_dismissed(
     assert model.rowCount() == 0
 
 
-def _drop(window: object, paths: list[Path]) -> None:
-    mime = QMimeData()
-    mime.setUrls([QUrl.fromLocalFile(str(p)) for p in paths])
-    target = window.question.edit  # type: ignore[attr-defined]
-    enter = QDragEnterEvent(
-        QPoint(10, 10),
-        Qt.DropAction.CopyAction,
-        mime,
-        Qt.MouseButton.LeftButton,
-        Qt.KeyboardModifier.NoModifier,
-    )
-    QApplication.sendEvent(window, enter)  # type: ignore[arg-type]
-    assert enter.isAccepted()
+def _drop(window: MainWindow, paths: list[Path]) -> None:
+    drag = file_drag(paths, at=(10, 10))
+    QApplication.sendEvent(window, drag.enter)
+    assert drag.enter.isAccepted()
     # a drop on the question box is handed to the window, not inserted as text
-    drop = QDropEvent(
-        QPointF(10, 10),
-        Qt.DropAction.CopyAction,
-        mime,
-        Qt.MouseButton.LeftButton,
-        Qt.KeyboardModifier.NoModifier,
-    )
-    target.dropEvent(drop)
-    assert not drop.isAccepted() and target.toPlainText() == ""
-    QApplication.sendEvent(window, drop)  # type: ignore[arg-type]
+    target = window.question.edit
+    target.dropEvent(drag.drop)
+    assert not drag.drop.isAccepted() and target.toPlainText() == ""
+    QApplication.sendEvent(window, drag.drop)
 
 
 def test_dropped_files_start_ingestion(qtbot: QtBot, make_window: WindowFactory, tmp_path: Path) -> None:
