@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import re
 
-from app.core.ingest.normalize import CJK_CHAR
+from app.core.script import CJK_CHAR
 
 _RUNS = re.compile(rf"[{CJK_CHAR}]+|[^\W_]+", re.UNICODE)
 _CJK_RUN = re.compile(rf"[{CJK_CHAR}]+")

@@ -6,7 +6,7 @@ import re
 from collections.abc import Callable, Iterable, Iterator, Sequence
 from dataclasses import dataclass
 
-from app.core.ingest.normalize import CJK_CHAR
+from app.core.script import CJK_CHAR
 
 # A sentence ends after CJK full stops (。！？；, always), after . ! ? ; followed by a space, or after
 # ! ? ; that follow a CJK character (NFKC turns ！？； into their ASCII forms). Closing quotes and

@@ -5,11 +5,8 @@ from __future__ import annotations
 import re
 import unicodedata
 
-# Ideographs, kana, hangul and CJK punctuation: scripts written without spaces between words.
-CJK_CHAR = (
-    r"\u2e80-\u2fdf\u3000-\u303f\u3040-\u30ff\u3100-\u312f\u3190-\u31ff\u3400-\u4dbf"
-    r"\u4e00-\u9fff\uac00-\ud7af\uf900-\ufaff\uff00-\uffef"
-)
+from app.core.script import CJK_CHAR
+
 _HYPHEN_BREAK = re.compile(r"(?<=[^\W\d_])[-\u00ad\u2010]\s*\n\s*(?=[a-zà-ÿ])")
 _SOFT_HYPHEN = re.compile("\u00ad")
 _CJK_GAP = re.compile(rf"(?<=[{CJK_CHAR}])\s+(?=[{CJK_CHAR}])")
@@ -26,7 +23,3 @@ def normalize_text(text: str) -> str:
     text = _SOFT_HYPHEN.sub("", text)
     text = _CJK_GAP.sub("", text)
     return _SPACES.sub(" ", text).strip()
-
-
-def is_cjk(char: str) -> bool:
-    return bool(re.match(f"[{CJK_CHAR}]", char))

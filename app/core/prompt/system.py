@@ -5,6 +5,7 @@ from __future__ import annotations
 from collections.abc import Sequence
 
 from app.core.passage import Hit
+from app.core.script import cjk_language
 
 INSTRUCTIONS = (
     "You answer questions about the user's documents using only the numbered passages below.\n"
@@ -40,22 +41,13 @@ def system_prompt(hits: Sequence[Hit]) -> str:
     return f"{INSTRUCTIONS}\n\n{PASSAGES_HEADER}\n\n{passages_block(hits)}"
 
 
-def _is_cjk(char: str) -> bool:
-    code = ord(char)
-    return (
-        0x4E00 <= code <= 0x9FFF  # CJK unified ideographs
-        or 0x3400 <= code <= 0x4DBF  # extension A
-        or 0x3040 <= code <= 0x30FF  # hiragana, katakana
-        or 0xAC00 <= code <= 0xD7AF  # hangul syllables
-    )
-
-
 def not_covered_answer(question: str) -> str:
     """What the grounding gate answers without calling the model, in the question's script."""
-    if any(_is_cjk(char) for char in question):
-        if any(0x3040 <= ord(char) <= 0x30FF for char in question):
-            return "ドキュメントにはこの質問への答えが含まれていません。"
-        if any(0xAC00 <= ord(char) <= 0xD7AF for char in question):
-            return "문서에는 이 질문에 대한 답이 없습니다."
+    language = cjk_language(question)
+    if language == "ja":
+        return "ドキュメントにはこの質問への答えが含まれていません。"
+    if language == "ko":
+        return "문서에는 이 질문에 대한 답이 없습니다."
+    if language == "zh":
         return "文档中没有涉及这个问题的内容。"
     return "The documents in your library do not cover this question."

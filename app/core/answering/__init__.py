@@ -1,0 +1,1 @@
+"""The question pipeline: retrieve, gate, budget the prompt, generate, verify the sentences."""

@@ -1,0 +1,35 @@
+"""Which writing system text is in: the one CJK test the whole core shares."""
+
+from __future__ import annotations
+
+import re
+
+# Ideographs, kana, hangul and CJK punctuation: scripts written without spaces between words.
+CJK_CHAR = (
+    r"\u2e80-\u2fdf\u3000-\u303f\u3040-\u30ff\u3100-\u312f\u3190-\u31ff\u3400-\u4dbf"
+    r"\u4e00-\u9fff\uac00-\ud7af\uf900-\ufaff\uff00-\uffef"
+)
+_CJK = re.compile(f"[{CJK_CHAR}]")
+_KANA = re.compile(r"[\u3040-\u30ff]")
+_HANGUL = re.compile(r"[\uac00-\ud7af]")
+
+
+def is_cjk(char: str) -> bool:
+    """True for one ideograph, kana, hangul or CJK punctuation character."""
+    return bool(_CJK.match(char))
+
+
+def has_cjk(text: str) -> bool:
+    """True when any character of `text` is CJK."""
+    return _CJK.search(text) is not None
+
+
+def cjk_language(text: str) -> str | None:
+    """"ja", "ko" or "zh" for text with CJK characters (kana → ja, hangul → ko), else None."""
+    if not has_cjk(text):
+        return None
+    if _KANA.search(text):
+        return "ja"
+    if _HANGUL.search(text):
+        return "ko"
+    return "zh"
