@@ -12,7 +12,7 @@ from contextlib import contextmanager
 from types import FrameType
 from typing import TYPE_CHECKING, TextIO
 
-from app.core.answer import Answer, AskOptions, Delta, Finished
+from app.core.answering.types import Answer, AskOptions, Delta, Finished
 from app.core.cancel import CancelToken
 from app.core.errors import FolioError, UsageError
 
@@ -112,7 +112,6 @@ def run_ask(args: argparse.Namespace, folio: Folio, out: TextIO | None = None) -
     `out` is where the answer or the JSON document goes (the CLI's real stdout); messages go to stderr.
     """
     out, err = out or sys.stdout, sys.stderr
-    answerer = folio.answerer
     try:
         if args.model is not None or args.ctx is not None:
             changes: dict[str, object] = {}
@@ -120,7 +119,7 @@ def run_ask(args: argparse.Namespace, folio: Folio, out: TextIO | None = None) -
                 changes["model_path"] = args.model
             if args.ctx is not None:
                 changes["n_ctx"] = args.ctx
-            answerer.set_settings(answerer.settings.replace(**changes))
+            folio.update_settings(folio.settings.replace(**changes))
         options = AskOptions(
             thinking=bool(args.thinking),
             max_tokens=args.max_tokens,
@@ -133,7 +132,7 @@ def run_ask(args: argparse.Namespace, folio: Folio, out: TextIO | None = None) -
         cancel = CancelToken()
         answer: Answer | None = None
         with _ctrl_c_cancels(cancel):
-            events = answerer.ask_stream(args.question, options, getattr(args, "chat", None), cancel)
+            events = folio.ask_stream(args.question, options, getattr(args, "chat", None), cancel)
             thinking_open = False
             for event in events:
                 if isinstance(event, Delta) and not args.json:

@@ -61,7 +61,7 @@ def _check_installation(settings: Settings) -> Path:
 
 def _exercise(settings: Settings, sample: Path, library_dir: Path) -> Outcome:
     """Ingest, search and answer in a fresh library; raise SelfTestFailed on the first bad result."""
-    from app.core.answer import AskOptions
+    from app.core.answering.types import AskOptions
     from app.core.prompt.citations import parse_citations
     from app.core.qa import build_services
 
@@ -87,7 +87,7 @@ def _exercise(settings: Settings, sample: Path, library_dir: Path) -> Outcome:
 
         started = time.perf_counter()
         options = AskOptions(max_tokens=MAX_TOKENS, temperature=0.0, seed=42, passages_k=PASSAGES_K)
-        answer = folio.answerer.ask(QUESTION, options)
+        answer = folio.ask(QUESTION, options)
         answer_s = time.perf_counter() - started
         _require(answer.error is None, f"answer failed: {answer.error}")
         _require(answer.grounded, "the answer was gated as not covered by the documents")

@@ -6,6 +6,8 @@ import dataclasses
 import json
 import os
 import tempfile
+import threading
+from collections.abc import Callable
 from dataclasses import dataclass, fields
 from pathlib import Path
 from typing import Any
@@ -104,6 +106,38 @@ class Settings:
         settings = cls(**values)
         settings.validate()
         return settings
+
+
+SettingsListener = Callable[["Settings", "Settings"], None]  # (old, new)
+
+
+class SettingsOwner:
+    """The one holder of the current Settings: services read `current` when they act, and
+    listeners hear every change (old, new). Nothing else keeps a copy."""
+
+    def __init__(self, settings: Settings) -> None:
+        settings.validate()
+        self._current = settings
+        self._listeners: list[SettingsListener] = []
+        self._lock = threading.Lock()
+
+    @property
+    def current(self) -> Settings:
+        return self._current
+
+    def subscribe(self, listener: SettingsListener) -> None:
+        with self._lock:
+            self._listeners.append(listener)
+
+    def update(self, settings: Settings) -> None:
+        """Validate (UsageError), then make `settings` current and tell the listeners."""
+        settings.validate()
+        with self._lock:
+            old, self._current = self._current, settings
+            listeners = list(self._listeners)
+        if old != settings:
+            for listener in listeners:
+                listener(old, settings)
 
 
 def load_settings(path: Path | None = None) -> Settings:

@@ -1,4 +1,4 @@
-"""A retrieved passage with its page provenance: what search returns and prompts cite."""
+"""Passages with their page provenance: chunks before embedding, search hits, and citations."""
 
 from __future__ import annotations
 
@@ -49,3 +49,72 @@ class SearchResult:
             "hits": [hit.to_json() for hit in self.hits],
             "retrieval_ms": round(self.retrieval_ms, 2),
         }
+
+
+@dataclass(frozen=True)
+class Citation:
+    """A marker that points to a passage that was in the prompt; page is a page holding it."""
+
+    n: int
+    chunk_id: int
+    document: str
+    path: str
+    page: int
+    page_end: int
+    char_start: int
+    char_end: int
+    text: str
+
+    def to_json(self) -> dict[str, Any]:
+        return {
+            "n": self.n,
+            "document": self.document,
+            "page": self.page,
+            "page_end": self.page_end,
+            "path": self.path,
+            "char_start": self.char_start,
+            "char_end": self.char_end,
+            "text": self.text,
+            "chunk_id": self.chunk_id,
+        }
+
+    @classmethod
+    def from_hit(cls, n: int, hit: Hit) -> Citation:
+        """Passage `n` of a prompt (or of a list of retrieved passages) as a citation."""
+        return cls(
+            n=n,
+            chunk_id=hit.chunk_id,
+            document=hit.document,
+            path=hit.path,
+            page=hit.page,
+            page_end=hit.page_end,
+            char_start=hit.char_start,
+            char_end=hit.char_end,
+            text=hit.text,
+        )
+
+    @classmethod
+    def from_json(cls, data: dict[str, Any]) -> Citation:
+        return cls(
+            n=int(data["n"]),
+            chunk_id=int(data["chunk_id"]),
+            document=str(data["document"]),
+            path=str(data.get("path", "")),
+            page=int(data["page"]),
+            page_end=int(data.get("page_end", data["page"])),
+            char_start=int(data.get("char_start", 0)),
+            char_end=int(data.get("char_end", 0)),
+            text=str(data.get("text", "")),
+        )
+
+
+@dataclass(frozen=True)
+class ChunkDraft:
+    """A chunk before embedding: its text and where it starts and ends."""
+
+    text: str
+    page_start: int
+    char_start: int
+    page_end: int
+    char_end: int
+    n_tokens: int

@@ -1,60 +1,47 @@
-"""The facade the GUI and the CLI both use: ingest, search, documents, verify, and answering."""
+"""The facade the GUI and the CLI both use: ingest, search, documents, verify, ask, and chats."""
 
 from __future__ import annotations
 
 import logging
 import threading
-from collections.abc import Sequence
-from dataclasses import dataclass, field
+from collections.abc import Callable, Iterator, Sequence
 from pathlib import Path
 from typing import TYPE_CHECKING
 
 from app.core.cancel import CancelToken
-from app.core.config import Settings
+from app.core.config import Settings, SettingsOwner
 from app.core.embed.embedder import Embedder
-from app.core.index.sync import index_disagreement, open_vector_index, rebuild_index
+from app.core.index.consistency import VerifyReport, verify_library
+from app.core.index.sync import open_vector_index
 from app.core.index.vector_index import INDEX_FILE, VectorIndex
 from app.core.ingest.pipeline import Ingester, IngestReport, ProgressCallback
 from app.core.passage import SearchResult
 from app.core.retrieve import Retriever
+from app.core.store.conversations import ChatSummary
 from app.core.store.library import DocumentInfo, LibraryStore
 
 if TYPE_CHECKING:
-    from app.core.answer import Answerer
+    from app.core.answering.pipeline import Answerer
+    from app.core.answering.types import Answer, AnswerEvent, AskOptions, Delta
     from app.core.generate.engine import Engine
+    from app.core.generate.model import ModelInfo
 
 log = logging.getLogger("folio")
 
-
-@dataclass
-class VerifyReport:
-    """Store ↔ index ↔ keyword-table consistency; `repaired` lists what --repair fixed."""
-
-    ok: bool
-    documents: int
-    chunks: int
-    vectors: int
-    problems: list[str] = field(default_factory=list)
-    repaired: list[str] = field(default_factory=list)
-
-    def to_json(self) -> dict[str, object]:
-        return {
-            "ok": self.ok,
-            "documents": self.documents,
-            "chunks": self.chunks,
-            "vectors": self.vectors,
-            "problems": self.problems,
-            "repaired": self.repaired,
-        }
+__all__ = ["Folio", "VerifyReport", "build_services"]
 
 
 class Folio:
     """One library (store + vector index) with its embedder and answering engine."""
 
     def __init__(
-        self, settings: Settings, library_dir: Path, embedder: Embedder, engine: Engine | None = None
+        self,
+        settings: Settings | SettingsOwner,
+        library_dir: Path,
+        embedder: Embedder,
+        engine: Engine | None = None,
     ) -> None:
-        self.settings = settings
+        self.settings_owner = settings if isinstance(settings, SettingsOwner) else SettingsOwner(settings)
         self.library_dir = library_dir
         self.embedder = embedder
         self.store = LibraryStore(library_dir)
@@ -66,6 +53,11 @@ class Folio:
         self._answerer: Answerer | None = None
         self._embedder_bound = False
         self._lock = threading.RLock()
+
+    @property
+    def settings(self) -> Settings:
+        """The current settings (read-only: change them with `update_settings`)."""
+        return self.settings_owner.current
 
     # -- set-up --------------------------------------------------------------------------------
 
@@ -97,12 +89,19 @@ class Folio:
 
     @property
     def answerer(self) -> Answerer:
+        """The answering pipeline (built at first use). The GUI and the CLI use the methods below."""
         with self._lock:
             if self._answerer is None:
-                from app.core.answer import Answerer
+                from app.core.answering.pipeline import Answerer
 
-                self._answerer = Answerer(self.settings, self.store.sessions, self.search, self._engine)
+                self._answerer = Answerer(self.settings_owner, self.store.sessions, self.search, self._engine)
             return self._answerer
+
+    def update_settings(self, settings: Settings) -> None:
+        """Make `settings` current for every service. A changed model is checked now (ModelError,
+        nothing changes) and loads at its next use; a model that then fails to load puts the
+        previous model settings back (listeners of `settings_owner` hear it)."""
+        self.answerer.set_settings(settings)
 
     # -- library -------------------------------------------------------------------------------
 
@@ -115,7 +114,9 @@ class Folio:
         index = self._ready()
         with self._lock:
             if self._ingester is None:
-                self._ingester = Ingester(self.store, index, self.index_path, self.embedder, self.settings)
+                self._ingester = Ingester(
+                    self.store, index, self.index_path, self.embedder, self.settings_owner
+                )
             ingester = self._ingester
         return ingester.ingest(paths, progress, cancel)
 
@@ -150,52 +151,67 @@ class Folio:
 
     def verify(self, repair: bool = False) -> VerifyReport:
         """Check store ↔ index ↔ keyword tables; with `repair`, rebuild what disagrees."""
-        problems = self.store.integrity_problems()
-        repaired: list[str] = []
-        chunk_ids = self.store.all_chunk_ids()
-        stored = self.store.meta("embed_dim")
-        dimension = int(stored) if stored else None
-        index: VectorIndex | None = None
-        if dimension is not None:
-            try:
-                index = VectorIndex.load(self.index_path, dimension) if self.index_path.exists() else None
-            except ValueError as exc:
-                problems.append(f"vector index unreadable: {exc}")
-            if index is None and len(chunk_ids) and self.index_path.exists() is False:
-                problems.append("vector index file is missing")
-            if index is not None:
-                mismatch = index_disagreement(index, self.store)
-                if mismatch:
-                    problems.append(f"vector index disagrees with the store: {mismatch}")
-        for table in ("chunks_terms", "chunks_trigram"):
-            rows = self.store.keyword_row_ids(table)
-            if len(rows) != len(chunk_ids) or (rows != chunk_ids).any():
-                counts = f"{len(rows)} rows, {len(chunk_ids)} chunks"
-                problems.append(f"keyword table {table} disagrees with the store ({counts})")
-        if repair and problems:
-            if any(p.startswith("keyword table") for p in problems):
-                self.store.rebuild_keyword_tables()
-                repaired.append("keyword tables rebuilt")
-            if dimension is not None and any(p.startswith("vector index") for p in problems):
-                with self._lock:
-                    self._index = rebuild_index(self.store, dimension, self.index_path)
-                    self._ingester = None
-                index = self._index
-                repaired.append("vector index rebuilt")
-        vectors = index.count if index is not None else 0
-        remaining = (
-            problems
-            if not repair
-            else [p for p in problems if p.startswith("SQLite") or p.startswith("document")]
-        )
-        return VerifyReport(
-            ok=not remaining,
-            documents=len(self.store.documents()),
-            chunks=len(chunk_ids),
-            vectors=vectors,
-            problems=problems,
-            repaired=repaired,
-        )
+        outcome = verify_library(self.store, self.index_path, repair)
+        if outcome.rebuilt_index is not None:
+            with self._lock:
+                self._index = outcome.rebuilt_index
+                self._ingester = None
+        return outcome.report
+
+    # -- answering -----------------------------------------------------------------------------
+
+    def load_model(self) -> ModelInfo:
+        """Load the configured chat model (slow the first time); a failed new model keeps the old."""
+        return self.answerer.load_model()
+
+    def model_info(self) -> ModelInfo | None:
+        return self.answerer.model_info() if self._answerer is not None else None
+
+    def ask_stream(
+        self,
+        question: str,
+        options: AskOptions | None = None,
+        chat_id: int | None = None,
+        cancel: CancelToken | None = None,
+    ) -> Iterator[AnswerEvent]:
+        """Validate now (UsageError), then stream the events of one answer: Retrieved, Delta…,
+        Metrics…, Finished. The answer is saved in its chat (a new chat when `chat_id` is None)."""
+        return self.answerer.ask_stream(question, options, chat_id, cancel)
+
+    def ask(
+        self,
+        question: str,
+        options: AskOptions | None = None,
+        chat_id: int | None = None,
+        cancel: CancelToken | None = None,
+        on_delta: Callable[[Delta], None] | None = None,
+    ) -> Answer:
+        """Answer and return the finished Answer; `on_delta` sees the text as it streams."""
+        return self.answerer.ask(question, options, chat_id, cancel, on_delta)
+
+    # -- chats ---------------------------------------------------------------------------------
+
+    def chats(self) -> list[ChatSummary]:
+        return self.answerer.conversations.summaries()
+
+    def chat(self, chat_id: int) -> list[Answer]:
+        """The answers of a chat, oldest first, each with its question, citations and figures."""
+        from app.core.answering.types import Answer
+
+        answers: list[Answer] = []
+        question = ""
+        for message in self.answerer.conversations.messages(chat_id):
+            if message.role == "user":
+                question = message.content
+            elif message.role == "assistant":
+                answers.append(Answer.from_stored(question, message))
+        return answers
+
+    def new_chat(self, title: str = "") -> int:
+        return self.answerer.conversations.create(title)
+
+    def delete_chat(self, chat_id: int) -> None:
+        self.answerer.conversations.delete(chat_id)
 
     def close(self) -> None:
         with self._lock:

@@ -3,9 +3,14 @@
 from __future__ import annotations
 
 import time
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 from PySide6.QtCore import QObject, Signal
+
+from app.core.passage import Citation, Hit
+
+if TYPE_CHECKING:
+    from app.core.answering.types import Answer
 
 # phases of an answer
 WAITING = "waiting"  # submitted, no token yet (queue, retrieve, prefill)
@@ -38,10 +43,11 @@ class AnswerState(QObject):
         self.thinking_ended_at: float | None = None
         self.answer_tokens = 0
         self.thinking_tokens = 0
-        self.retrieved: list[dict[str, Any]] = []  # the passages found for the question (citation shape)
+        self.retrieved: list[Hit] = []  # the passages found for the question
         self.live_metrics: dict[str, Any] = {}
         self.phase = WAITING
-        self.result: dict[str, Any] | None = None
+        self.final: Answer | None = None  # the finished answer, as the core returned it
+        self.stopped = False  # cancelled before the core returned an answer
         self.error = ""
 
     # -- fed by the controller on the GUI thread ---------------------------------------------
@@ -72,18 +78,16 @@ class AnswerState(QObject):
         self.answer_text += text
         self._pending_answer.append(text)
 
-    def set_retrieved(self, passages: list[dict[str, Any]]) -> None:
-        self.retrieved = passages
+    def set_retrieved(self, hits: list[Hit]) -> None:
+        self.retrieved = list(hits)
 
     @property
-    def passages_given(self) -> list[dict[str, Any]]:
-        """The retrieved passages that went into the prompt, numbered as the model saw them."""
-        used = self.budget.get("passages_used")
-        passages = self.retrieved
-        if isinstance(used, list) and used:
-            by_id = {p.get("chunk_id"): p for p in passages}
-            passages = [by_id[chunk] for chunk in used if chunk in by_id]
-        return [dict(p, n=number) for number, p in enumerate(passages, start=1)]
+    def passages_given(self) -> list[Citation]:
+        """The passages that went into the prompt, numbered as the model saw them (before the
+        answer finishes: the passages retrieved for it)."""
+        final = self.final
+        hits = final.passages if final is not None and final.passages else self.retrieved
+        return [Citation.from_hit(number, hit) for number, hit in enumerate(hits, start=1)]
 
     def set_live_metrics(self, metrics: dict[str, Any]) -> None:
         self.live_metrics.update(metrics)
@@ -98,12 +102,21 @@ class AnswerState(QObject):
         if self.phase != DONE:
             self.figures_changed.emit()
 
-    def finish(self, result: dict[str, Any]) -> None:
-        """The final answer (Answer.to_json() shape): its text replaces what was streamed."""
+    def finish(self, answer: Answer) -> None:
+        """The final answer: its text replaces what was streamed."""
         self.flush()
-        self.result = result
-        self.answer_text = str(result.get("answer", self.answer_text))
-        self.thinking_text = str(result.get("thinking", self.thinking_text) or "")
+        self.final = answer
+        self.answer_text = answer.answer
+        self.thinking_text = answer.thinking
+        if self.thinking_text and self.thinking_ended_at is None:
+            self.thinking_ended_at = self.last_token_at
+        self.phase = DONE
+        self.finished.emit()
+
+    def finish_stopped(self) -> None:
+        """Cancelled before the core returned the answer: what streamed is kept, marked stopped."""
+        self.flush()
+        self.stopped = True
         if self.thinking_text and self.thinking_ended_at is None:
             self.thinking_ended_at = self.last_token_at
         self.phase = DONE
@@ -118,29 +131,33 @@ class AnswerState(QObject):
     # -- read by the views --------------------------------------------------------------------
     @property
     def finish_reason(self) -> str:
-        if self.result is not None:
-            return str(self.result.get("finish_reason", ""))
+        if self.final is not None:
+            return self.final.finish_reason
+        if self.stopped:
+            return "cancelled"
         return "error" if self.phase == FAILED else ""
 
     @property
-    def citations(self) -> list[dict[str, Any]]:
-        return list(self.result.get("citations", [])) if self.result else []
+    def citations(self) -> list[Citation]:
+        return list(self.final.citations) if self.final is not None else []
 
     @property
     def invalid_citations(self) -> list[int]:
-        return [int(n) for n in self.result.get("invalid_citations", [])] if self.result else []
+        return list(self.final.invalid_citations) if self.final is not None else []
 
     @property
     def budget(self) -> dict[str, Any]:
-        return dict(self.result.get("budget") or {}) if self.result else {}
+        """The token budget as the budget dialog lists it ({} when none was made)."""
+        final = self.final
+        return final.budget.to_json() if final is not None and final.budget is not None else {}
 
     @property
     def metrics(self) -> dict[str, Any]:
-        return dict(self.result.get("metrics") or {}) if self.result else {}
+        return self.final.metrics.to_json() if self.final is not None else {}
 
     @property
     def spans(self) -> dict[str, float]:
-        return spans_ms(self.result.get("spans") if self.result else None)
+        return dict(self.final.spans) if self.final is not None else {}
 
     def thinking_seconds(self) -> float | None:
         if self.first_token_at is None or not self.thinking_tokens:
@@ -162,23 +179,3 @@ class AnswerState(QObject):
             return None
         elapsed = self.last_token_at - self.first_token_at
         return (tokens - 1) / elapsed if elapsed > 0 else None
-
-
-def spans_ms(spans: object) -> dict[str, float]:
-    """Normalise the answer's spans (a name -> ms mapping, or a list of {name, ms|duration_ms})."""
-    result: dict[str, float] = {}
-    if isinstance(spans, dict):
-        for name, value in spans.items():
-            if isinstance(value, int | float):
-                result[str(name)] = float(value)
-            elif isinstance(value, dict):
-                ms = value.get("ms", value.get("duration_ms"))
-                if isinstance(ms, int | float):
-                    result[str(name)] = float(ms)
-    elif isinstance(spans, list):
-        for item in spans:
-            if isinstance(item, dict) and "name" in item:
-                ms = item.get("ms", item.get("duration_ms"))
-                if isinstance(ms, int | float):
-                    result[str(item["name"])] = result.get(str(item["name"]), 0.0) + float(ms)
-    return result

@@ -3,7 +3,6 @@
 from __future__ import annotations
 
 import html
-from typing import Any
 
 from PySide6.QtCore import QSizeF, Qt, QTimer, QUrl, Signal
 from PySide6.QtGui import QTextCursor, QTextDocumentFragment
@@ -20,6 +19,7 @@ from PySide6.QtWidgets import (
     QWidget,
 )
 
+from app.core.passage import Citation
 from app.gui.answer_state import DONE, FAILED, AnswerState
 from app.gui.markdown_stream import MarkdownStream, link_citations
 from app.gui.readout import breakdown, final_readout, live_readout
@@ -83,7 +83,7 @@ class MarkdownView(QTextBrowser):
 class AnswerView(QFrame):
     """Subscribes to one AnswerState; re-renders only itself, only when the state flushes."""
 
-    citation_activated = Signal(dict)
+    citation_activated = Signal(object)  # Citation
     continue_requested = Signal(object)  # AnswerState
     budget_requested = Signal(object)  # AnswerState
 
@@ -195,7 +195,7 @@ class AnswerView(QFrame):
             self.thinking_toggle.setVisible(True)
             self.thinking_text.setPlainText(state.thinking_text)
             self._label_thinking()
-        valid = {int(c["n"]) for c in state.citations}
+        valid = {c.n for c in state.citations}
         self.body.set_final(state.answer_text or "", valid)
         self.readout.setText(final_readout(state))
         self.breakdown.setText(breakdown(state))
@@ -222,7 +222,7 @@ class AnswerView(QFrame):
         rows: list[str] = []
         if citations or invalid:
             rows.append(f"<b>{html.escape(self.tr('Sources'))}</b>")
-            for citation in sorted(citations, key=lambda c: int(c["n"])):
+            for citation in sorted(citations, key=lambda c: c.n):
                 rows.append(self._source_row(citation, "source"))
             not_a_passage = html.escape(self.tr("not one of the passages given to the model"))
             for n in invalid:
@@ -238,19 +238,19 @@ class AnswerView(QFrame):
         self.sources.setText("<br>".join(rows))
         self.sources.setVisible(bool(rows))
 
-    def _source_row(self, citation: dict[str, Any], scheme: str) -> str:
-        page, page_end = int(citation.get("page", 1)), int(citation.get("page_end", citation.get("page", 1)))
+    def _source_row(self, citation: Citation, scheme: str) -> str:
+        page, page_end = citation.page, max(citation.page, citation.page_end)
         pages = (
             self.tr("p. {0}").format(page)
             if page_end == page
             else self.tr("pp. {0}–{1}").format(page, page_end)
         )
-        snippet = " ".join(str(citation.get("text", "")).split())
+        snippet = " ".join(citation.text.split())
         if len(snippet) > 140:
             snippet = snippet[:140].rsplit(" ", 1)[0] + "…"
-        n = int(citation["n"])
+        n = citation.n
         return (
-            f'<a href="{scheme}:{n}">[{n}] {html.escape(str(citation.get("document", "")))}, {pages}</a>'
+            f'<a href="{scheme}:{n}">[{n}] {html.escape(citation.document)}, {pages}</a>'
             f' — <span style="color:#666">“{html.escape(snippet)}”</span>'
         )
 
@@ -260,13 +260,13 @@ class AnswerView(QFrame):
             self._citation_number(int(number))
         elif scheme == "passage":
             for passage in self.state.passages_given:
-                if passage["n"] == int(number):
-                    self.citation_activated.emit(dict(passage))
+                if passage.n == int(number):
+                    self.citation_activated.emit(passage)
 
     def _citation_number(self, n: int) -> None:
         for citation in self.state.citations:
-            if int(citation["n"]) == n:
-                self.citation_activated.emit(dict(citation))
+            if citation.n == n:
+                self.citation_activated.emit(citation)
                 return
 
 

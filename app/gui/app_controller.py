@@ -9,6 +9,7 @@ from typing import TYPE_CHECKING, Any
 
 from PySide6.QtCore import QObject, Signal
 
+from app.core.answering.model_slot import MODEL_FIELDS
 from app.core.config import Settings, save_settings
 from app.core.errors import UsageError
 from app.gui.errors import ErrorReporter
@@ -37,6 +38,7 @@ class AppController(QObject):
     model_loaded = Signal(object)  # ModelInfo
     model_failed = Signal(str)
     settings_changed = Signal(object)  # Settings
+    _settings_moved = Signal(object)  # Settings: the core's current settings changed (any thread)
 
     def __init__(
         self,
@@ -49,7 +51,7 @@ class AppController(QObject):
         parent: QObject | None = None,
     ) -> None:
         super().__init__(parent)
-        self.settings = settings
+        self._settings = settings  # until the library is open; then the facade's owner holds them
         self.library_dir = library_dir
         self.runner = runner
         self.reporter = reporter
@@ -60,6 +62,12 @@ class AppController(QObject):
         self.model_loading = False
         self.embedder_ready = False
         self._built: Folio | None = None  # written by the store worker, read after it is joined
+        self._settings_moved.connect(self._on_settings_moved)
+
+    @property
+    def settings(self) -> Settings:
+        """The current settings: the facade's once the library is open."""
+        return self.folio.settings if self.folio is not None else self._settings
 
     # -- start-up ------------------------------------------------------------------------------
     def start(self) -> None:
@@ -81,6 +89,9 @@ class AppController(QObject):
 
     def _on_built(self, folio: Folio) -> None:
         self.folio = folio
+        # every change of the core's settings (here, or a model that failed to load putting the old
+        # model back on the model worker) is saved and announced on the GUI thread
+        folio.settings_owner.subscribe(lambda _old, new: self._settings_moved.emit(new))
         self.services_ready.emit()
         self.refresh_documents()
         self.load_model()
@@ -113,7 +124,7 @@ class AppController(QObject):
         self.status_changed.emit(self.tr("Loading model…"))
         self.runner.submit(
             Resource.MODEL,
-            lambda _ctx: folio.answerer.load_model(),
+            lambda _ctx: folio.load_model(),
             name="load model",
             on_success=self._on_model,
             on_failure=self._on_model_failed,
@@ -169,51 +180,42 @@ class AppController(QObject):
 
     # -- settings --------------------------------------------------------------------------------
     def apply_settings(self, settings: Settings) -> None:
-        """Save and apply: a changed model reloads on the model worker (a failure keeps the old one)."""
-        old = self.settings
-        save_settings(settings, self.settings_path)
-        self.settings = settings
-        self.settings_changed.emit(settings)
+        """Apply and save: everything but the model at once; a changed model is checked and loaded
+        on the model worker, and one that fails keeps the previous model (and says why)."""
         folio = self.folio
         if folio is None:
+            save_settings(settings, self.settings_path)
+            self._settings = settings
+            self.settings_changed.emit(settings)
             return
-        folio.settings = settings
-        model_changed = (old.chat_model_path(), old.n_ctx, old.n_threads, old.n_gpu_layers) != (
-            settings.chat_model_path(),
-            settings.n_ctx,
-            settings.n_threads,
-            settings.n_gpu_layers,
-        )
-        if model_changed:
-            self.model_loading = True
-            self.status_changed.emit(self.tr("Loading model…"))
+        current = folio.settings
+        model_changed = any(getattr(current, name) != getattr(settings, name) for name in MODEL_FIELDS)
+        if not model_changed:
+            folio.settings_owner.update(settings)
+            return
+        try:
+            kept = settings.replace(**{name: getattr(current, name) for name in MODEL_FIELDS})
+        except UsageError:  # the other new values only make sense with the new context size
+            kept = current
+        folio.settings_owner.update(kept)
+        self.model_loading = True
+        self.status_changed.emit(self.tr("Loading model…"))
 
         def apply(_ctx: TaskContext) -> Any:
-            folio.answerer.set_settings(settings)
-            return folio.answerer.load_model()
+            folio.update_settings(settings)
+            return folio.load_model()
 
         def failed(error: BaseException, details: str) -> None:
-            # the engine kept the previous model: keep the previous model settings too
-            try:
-                kept = settings.replace(
-                    model_path=old.model_path,
-                    n_ctx=old.n_ctx,
-                    n_threads=old.n_threads,
-                    n_gpu_layers=old.n_gpu_layers,
-                )
-            except UsageError:  # the other new values only made sense with the new context size
-                kept = old
-            save_settings(kept, self.settings_path)
-            self.settings = kept
-            if self.folio is not None:
-                self.folio.settings = kept
-            self.settings_changed.emit(kept)
             self._on_model_failed(error, details)
             self._status_ready()
 
         self.runner.submit(
             Resource.MODEL, apply, name="apply settings", on_success=self._on_model, on_failure=failed
         )
+
+    def _on_settings_moved(self, settings: Settings) -> None:
+        save_settings(settings, self.settings_path)
+        self.settings_changed.emit(settings)
 
     # -- shutdown ----------------------------------------------------------------------------------
     def shutdown(self) -> None:

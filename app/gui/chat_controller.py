@@ -13,37 +13,11 @@ from app.gui.delta_batch import DeltaBatch, DeltaBatcher
 from app.gui.tasks import Resource, TaskContext, TaskHandle
 
 if TYPE_CHECKING:
-    from app.core.answer import Answer
-    from app.core.passage import Hit
-    from app.core.prompt.history import StoredMessage
+    from app.core.answering.types import Answer
 
 log = logging.getLogger(__name__)
 
 FLUSH_INTERVAL_MS = 50
-
-
-def stored_result(message: StoredMessage) -> dict[str, Any]:
-    """A saved assistant message in the Answer.to_json() shape the views read."""
-    result: dict[str, Any] = dict(message.trace or {})
-    result["answer"] = message.content
-    result["thinking"] = message.thinking
-    result["finish_reason"] = message.finish_reason or result.get("finish_reason", "")
-    result["citations"] = [citation.to_json() for citation in message.citations]
-    return result
-
-
-def hit_citation(hit: Hit) -> dict[str, Any]:
-    """A retrieved passage in the citation shape the views and the viewer read."""
-    return {
-        "document": hit.document,
-        "page": hit.page,
-        "page_end": hit.page_end,
-        "path": hit.path,
-        "text": hit.text,
-        "chunk_id": hit.chunk_id,
-        "char_start": hit.char_start,
-        "char_end": hit.char_end,
-    }
 
 
 class ChatController(QObject):
@@ -79,7 +53,7 @@ class ChatController(QObject):
         folio = self.app.folio
         if folio is None or self.busy:
             return None
-        from app.core.answer import AskOptions, Delta, Finished, Metrics, Retrieved
+        from app.core.answering.types import AskOptions, Delta, Finished, Metrics, Retrieved
 
         options = AskOptions(thinking=thinking, max_tokens=max_tokens, continue_from=continue_from)
         self.last_options = options
@@ -92,7 +66,7 @@ class ChatController(QObject):
         def run(ctx: TaskContext) -> Answer | None:
             final = None
             batcher = DeltaBatcher(ctx.progress)
-            for event in folio.answerer.ask_stream(question, options, chat_id, ctx.cancel):
+            for event in folio.ask_stream(question, options, chat_id, ctx.cancel):
                 if isinstance(event, Delta):
                     batcher.add(event.text, event.channel, event.tokens or 1)
                     continue
@@ -112,7 +86,7 @@ class ChatController(QObject):
                     {"tokens_per_s": event.tokens_per_s, "completion_tokens": event.completion_tokens}
                 )
             elif isinstance(event, Retrieved):
-                state.set_retrieved([hit_citation(hit) for hit in event.hits])
+                state.set_retrieved(event.hits)
 
         self.question_added.emit(question)
         self.answer_started.emit(state)
@@ -154,11 +128,10 @@ class ChatController(QObject):
         if answer is None:
             state.fail(self.tr("the model returned no answer"))
             return
-        result = answer.to_json()
         if answer.chat_id is not None and answer.chat_id != self.chat_id:
             self.chat_id = answer.chat_id
             self.current_chat_changed.emit(self.chat_id)
-        state.finish(result)
+        state.finish(answer)
         if answer.finish_reason == "error" and answer.error:
             self.app.reporter.problem(self.tr("The answer failed: {0}").format(answer.error))
         self.refresh_chats()
@@ -170,9 +143,7 @@ class ChatController(QObject):
 
     def _on_cancelled(self, state: AnswerState) -> None:
         self._done()
-        state.finish(
-            {"answer": state.answer_text, "thinking": state.thinking_text, "finish_reason": "cancelled"}
-        )
+        state.finish_stopped()
 
     # -- chats -------------------------------------------------------------------------------------
     def refresh_chats(self) -> None:
@@ -181,7 +152,7 @@ class ChatController(QObject):
             return
         self.app.runner.submit(
             Resource.STORE,
-            lambda _ctx: folio.answerer.chats(),
+            lambda _ctx: folio.chats(),
             name="list chats",
             on_success=self.chats_changed.emit,
         )
@@ -200,24 +171,20 @@ class ChatController(QObject):
             return
         self.app.runner.submit(
             Resource.STORE,
-            lambda _ctx: folio.answerer.chat_history(chat_id),
+            lambda _ctx: folio.chat(chat_id),
             name="open chat",
             on_success=lambda messages: self._show_history(chat_id, messages),
         )
 
-    def _show_history(self, chat_id: int, messages: list[StoredMessage]) -> None:
+    def _show_history(self, chat_id: int, answers: list[Answer]) -> None:
         self.chat_id = chat_id
         self.chat_cleared.emit()
         self.current_chat_changed.emit(chat_id)
-        question = ""
-        for message in messages:
-            if message.role == "user":
-                question = message.content
-                self.question_added.emit(question)
-            elif message.role == "assistant":
-                state = AnswerState(question, False, self)
-                state.finish(stored_result(message))
-                self.answer_started.emit(state)
+        for answer in answers:
+            self.question_added.emit(answer.question)
+            state = AnswerState(answer.question, False, self)
+            state.finish(answer)
+            self.answer_started.emit(state)
 
     def delete_chat(self, chat_id: int) -> None:
         folio = self.app.folio
@@ -227,7 +194,7 @@ class ChatController(QObject):
             self.new_chat()
         self.app.runner.submit(
             Resource.STORE,
-            lambda _ctx: folio.answerer.delete_chat(chat_id),
+            lambda _ctx: folio.delete_chat(chat_id),
             name="delete chat",
             on_success=lambda _r: self.refresh_chats(),
         )

@@ -18,6 +18,7 @@ from PySide6.QtWidgets import (
     QWidget,
 )
 
+from app.core.passage import Citation
 from app.gui.answer_state import AnswerState
 from app.gui.app_controller import AppController
 from app.gui.budget_dialog import BudgetDialog
@@ -203,7 +204,7 @@ class MainWindow(QMainWindow):
         self.add_paths(paths)
 
     # -- dialogs ---------------------------------------------------------------------------------
-    def open_citation(self, citation: dict[str, Any]) -> None:
+    def open_citation(self, citation: Citation) -> None:
         if self.viewer is None:
             self.viewer = PdfViewer(self)
         self.viewer.show_citation(citation)

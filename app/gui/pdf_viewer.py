@@ -4,7 +4,6 @@ from __future__ import annotations
 
 import re
 from pathlib import Path
-from typing import Any
 
 from PySide6.QtCore import QPointF, Qt, QTimer
 from PySide6.QtPdf import QPdfDocument, QPdfSearchModel
@@ -18,6 +17,8 @@ from PySide6.QtWidgets import (
     QVBoxLayout,
     QWidget,
 )
+
+from app.core.passage import Citation
 
 SEARCH_WORDS = 6  # how many words of the passage to search for on the page
 
@@ -94,12 +95,12 @@ class PdfViewer(QWidget):
         self.view.pageNavigator().currentPageChanged.connect(self._page_changed)
 
     # -- showing a citation --------------------------------------------------------------------
-    def show_citation(self, citation: dict[str, Any]) -> None:
+    def show_citation(self, citation: Citation) -> None:
         """Open the cited document at its page and select the passage there (PDF), or show the text."""
-        path = str(citation.get("path", ""))
-        page = max(1, int(citation.get("page", 1)))
-        text = str(citation.get("text", ""))
-        document = str(citation.get("document", "")) or Path(path).name
+        path = citation.path
+        page = max(1, citation.page)
+        text = citation.text
+        document = citation.document or Path(path).name
         self.passage.setPlainText(text)
         self.highlighted = False
         is_pdf = path.lower().endswith(".pdf") and Path(path).is_file()
@@ -116,7 +117,7 @@ class PdfViewer(QWidget):
             self.path = path
         self.setWindowTitle(self.tr("{0} — Folio").format(document))
         last = max(1, self.document.pageCount())
-        page_end = min(max(page, int(citation.get("page_end", page))), last)
+        page_end = min(max(page, citation.page_end), last)
         page = min(page, last)
         if page_end > page:  # a passage across a page break: show the page holding most of it
             page = max(

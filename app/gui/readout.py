@@ -49,7 +49,7 @@ FINISH_TEXT = {
 
 def final_readout(state: AnswerState) -> str:
     """After the answer: the recorded metrics and the finish reason."""
-    if state.phase == FAILED and state.result is None:
+    if state.phase == FAILED and state.final is None:
         return _tr("failed: {0}").format(state.error)
     metrics = state.metrics
     parts: list[str] = []

@@ -7,13 +7,14 @@ from collections.abc import Iterator
 import pytest
 from sqlalchemy.orm import Session, sessionmaker
 
-from app.core.answer import Answerer, AskOptions
+from app.core.answering.pipeline import Answerer
+from app.core.answering.types import AskOptions
 from app.core.config import Settings
 from app.core.generate.engine import Engine, GenerationEnd, TokenStep
 from app.core.generate.model import Sampling
-from app.core.prompt.budget import assemble
-from app.core.prompt.history import chat_turns
+from app.core.prompt.budget import HistoryTurn, assemble
 from app.core.store.chats import Chat, Message
+from app.core.store.conversations import ConversationStore
 from tests.core.answer_helpers import fixed_search, make_hit
 
 HITS = [make_hit(1, "The answer to the riddle is 4.", page=2)]
@@ -122,7 +123,7 @@ def test_thinking_is_never_carried_into_later_prompts(
         session.add(Message(chat=chat, role="assistant", content="Partial", finish_reason="length"))
         session.flush()
         chat_id = chat.id
-    turns = chat_turns(sessions, chat_id)
+    turns = [HistoryTurn(q, a) for q, a in ConversationStore(sessions).turns(chat_id)]
     assert [(t.question, t.answer) for t in turns] == [("What is the answer?", "It is 4 [1].")]
     plan = assemble(thinking_engine, "Why?", HITS, turns, n_ctx=2048, max_tokens=64, enable_thinking=True)
     assert "It is 4 [1]." in plan.prompt

@@ -107,6 +107,24 @@ def test_ttft_target_shrinks_the_passage_budget(chat_engine: Engine) -> None:
     assert {d.reason for d in capped.budget.passages_dropped} == {"ttft_target"}
 
 
+def test_a_ttft_target_below_one_passage_still_keeps_the_best_passage(chat_engine: Engine) -> None:
+    hits = [long_hit(i, 10) for i in range(1, 4)]
+    plan = assemble(
+        chat_engine,
+        "Why?",
+        hits,
+        [],
+        n_ctx=4096,
+        max_tokens=256,
+        enable_thinking=False,
+        ttft_limit_tokens=50,  # less than the instructions alone
+    )
+    assert plan.budget.passages_used == [1]  # the best passage, over the target but within the context
+    assert [d.chunk_id for d in plan.budget.passages_dropped] == [2, 3]
+    assert {d.reason for d in plan.budget.passages_dropped} == {"ttft_target"}
+    assert plan.budget.prompt_tokens <= 4096 - 256
+
+
 def test_prediction_uses_the_uncached_tokens() -> None:
     from app.core.prompt.budget import Budget
 

@@ -5,45 +5,50 @@ from __future__ import annotations
 import threading
 import time
 from collections.abc import Iterator
-from dataclasses import dataclass, field
 from datetime import UTC, datetime
 from pathlib import Path
 from typing import Any
 
-from app.core.answer import AskOptions, Delta, Finished, Retrieved
+from app.core.answering.types import Answer, AnswerMetrics, AskOptions, Delta, Finished, Retrieved
 from app.core.cancel import CancelToken
-from app.core.config import Settings
+from app.core.config import Settings, SettingsOwner
 from app.core.errors import ModelError
-from app.core.generate.model import ModelInfo
+from app.core.generate.model import ModelInfo, Sampling
 from app.core.ingest.pipeline import FileResult, IngestReport
-from app.core.passage import Hit
-from app.core.prompt.history import ChatSummary
+from app.core.passage import Citation, Hit
+from app.core.prompt.budget import Budget
+from app.core.store.conversations import ChatSummary
 
 
-@dataclass
-class FakeAnswer:
-    """Duck-typed Answer: what the GUI reads from a finished answer."""
-
-    answer: str
-    thinking: str
-    finish_reason: str
-    chat_id: int | None = 1
-    error: str | None = None
-    citations: list[dict[str, Any]] = field(default_factory=list)
-
-    def to_json(self) -> dict[str, Any]:
-        return {
-            "answer": self.answer,
-            "thinking": self.thinking,
-            "citations": self.citations,
-            "invalid_citations": [],
-            "finish_reason": self.finish_reason,
-            "budget": {"n_ctx": 4096, "system_tokens": 120, "passages_tokens": 900, "question_tokens": 12},
-            "metrics": {"ttft_ms": 120.0, "tokens_per_s": 50.0, "completion_tokens": 3, "thinking_tokens": 0},
-            "spans": {"queue": 1.0, "retrieve": 20.0, "prefill": 100.0, "decode": 300.0},
-            "chat_id": self.chat_id,
-            "error": self.error,
-        }
+def fake_answer(
+    text: str, finish_reason: str, chat_id: int | None = 1, citations: list[Citation] | None = None
+) -> Answer:
+    """A finished Answer with the figures the GUI shows (a real Answer: the GUI reads it typed)."""
+    budget = Budget(
+        n_ctx=4096,
+        answer_reserve=512,
+        limit_tokens=3584,
+        ttft_limit_tokens=None,
+        prompt_tokens=1032,
+        system_tokens=120,
+        passages_tokens=900,
+        question_tokens=12,
+    )
+    return Answer(
+        question="",
+        answer=text,
+        thinking="",
+        citations=citations or [],
+        invalid_citations=[],
+        finish_reason=finish_reason,
+        model="fake.gguf",
+        budget=budget,
+        metrics=AnswerMetrics(ttft_ms=120.0, tokens_per_s=50.0, completion_tokens=3),
+        spans={"queue": 1.0, "retrieve": 20.0, "prefill": 100.0, "decode": 300.0},
+        grounded=True,
+        sampling=Sampling(),
+        chat_id=chat_id,
+    )
 
 
 class FakeAnswerer:
@@ -86,13 +91,13 @@ class FakeAnswerer:
         text: list[str] = []
         for token in self.tokens:
             if cancel.cancelled:
-                yield Finished(FakeAnswer("".join(text), "", "cancelled"))  # type: ignore[arg-type]
+                yield Finished(fake_answer("".join(text), "cancelled"))
                 return
             if self.pause_s:
                 time.sleep(self.pause_s)
             text.append(token)
             yield Delta(token, "answer", 1)
-        yield Finished(FakeAnswer("".join(text), "", "stop"))  # type: ignore[arg-type]
+        yield Finished(fake_answer("".join(text), "stop"))
 
     def chats(self) -> list[ChatSummary]:
         now = datetime.now(UTC)
@@ -106,11 +111,40 @@ class FakeFolio:
     """The facade's surface the GUI uses, over a FakeAnswerer; ingestion reports every file added."""
 
     def __init__(self, settings: Settings, library_dir: Path, answerer: FakeAnswerer) -> None:
-        self.settings = settings
+        self.settings_owner = SettingsOwner(settings)
         self.library_dir = library_dir
         self.answerer = answerer
         self.closed = False
         self.removed: list[int | str] = []
+
+    @property
+    def settings(self) -> Settings:
+        return self.settings_owner.current
+
+    def update_settings(self, settings: Settings) -> None:
+        self.answerer.set_settings(settings)
+        self.settings_owner.update(settings)
+
+    def load_model(self) -> ModelInfo:
+        return self.answerer.load_model()
+
+    def ask_stream(
+        self,
+        question: str,
+        options: AskOptions | None = None,
+        chat_id: int | None = None,
+        cancel: CancelToken | None = None,
+    ) -> Iterator[object]:
+        return self.answerer.ask_stream(question, options, chat_id, cancel)
+
+    def chats(self) -> list[ChatSummary]:
+        return self.answerer.chats()
+
+    def chat(self, chat_id: int) -> list[Answer]:
+        return []
+
+    def delete_chat(self, chat_id: int) -> None:
+        pass
 
     def warm_up(self) -> None:
         pass

@@ -106,9 +106,7 @@ def main(out: Path) -> int:
         if window.app.settings.seed != seed:
             window.app.apply_settings(window.app.settings.replace(seed=seed))
             wait_for(
-                lambda seed=seed: (
-                    window.app.folio is not None and window.app.folio.answerer.settings.seed == seed
-                ),
+                lambda seed=seed: window.app.folio is not None and window.app.folio.settings.seed == seed,
                 60_000,
             )
         window.chat.new_chat()

@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+from dataclasses import replace
+
 from PySide6.QtCore import Qt
 from pytestqt.qtbot import QtBot
 
@@ -112,9 +114,8 @@ def test_cut_off_answer_shows_a_banner_and_continue_resumes_it(
     state = window.chat.ask("long question")
     assert state is not None
     qtbot.waitUntil(lambda: not window.chat.busy, timeout=10_000)
-    result = dict(state.result or {})
-    result["finish_reason"] = "length"
-    state.finish(result)
+    assert state.final is not None
+    state.finish(replace(state.final, finish_reason="length"))
     view = window.transcript.answer_views[0]
     assert view.banner.isVisibleTo(window) and view.continue_button.isVisibleTo(window)
     assert "cut off" in view.readout.text()
@@ -158,7 +159,7 @@ def test_budget_dialog_lists_the_parts(qtbot: QtBot, make_window: WindowFactory)
 def test_an_answer_without_citations_lists_the_passages_it_was_given(
     qtbot: QtBot, make_window: WindowFactory
 ) -> None:
-    from app.core.passage import Hit
+    from app.core.passage import Citation, Hit
 
     hits = [
         Hit(
@@ -194,7 +195,7 @@ def test_an_answer_without_citations_lists_the_passages_it_was_given(
     view = window.transcript.answer_views[0]
     text = view.sources.text()
     assert "No sources cited" in text and "[1] guide.txt, p. 2" in text and "[2] guide.txt, p. 3" in text
-    opened: list[dict[str, object]] = []
+    opened: list[Citation] = []
     view.citation_activated.connect(opened.append)
     view.sources.linkActivated.emit("passage:2")
-    assert opened and opened[0]["page"] == 3 and opened[0]["chunk_id"] == 12
+    assert opened and opened[0].page == 3 and opened[0].chunk_id == 12

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+from dataclasses import replace
 from pathlib import Path
 
 import pytest
@@ -9,12 +10,13 @@ from PySide6.QtCore import Qt
 from pytestqt.qtbot import QtBot
 
 from app.core.config import Settings
+from app.core.passage import Citation
 from app.gui.answer_state import DONE, AnswerState
 from app.gui.app_controller import ServicesFactory
-from app.gui.chat_controller import hit_citation
 from app.gui.main_window import MainWindow
 from tests.gui.conftest import WindowFactory
 from tests.gui.dragdrop import drop_files
+from tests.gui.fakes import fake_answer
 from tests.gui.heartbeat import Heartbeat
 
 pytestmark = pytest.mark.slow
@@ -147,18 +149,13 @@ def test_clicking_a_source_opens_the_viewer_at_the_cited_page(
     hits = folio.search("restart the inverter when the red fault light stays on", 6).hits
     hit = next(h for h in hits if "red fault light" in h.text)
     assert hit.page == 2
-    citation = {"n": 1, **hit_citation(hit)}
-    state = AnswerState("When do I restart the inverter?", False)
-    state.finish(
-        {
-            "answer": "Restart it when the red light stays on for an hour [1] [9].",
-            "citations": [citation],
-            "invalid_citations": [9],
-            "finish_reason": "stop",
-            "metrics": {},
-            "spans": {},
-        }
+    answer = fake_answer(
+        "Restart it when the red light stays on for an hour [1] [9].",
+        "stop",
+        citations=[Citation.from_hit(1, hit)],
     )
+    state = AnswerState("When do I restart the inverter?", False)
+    state.finish(replace(answer, invalid_citations=[9]))
     window.transcript.add_answer(state)
     view = window.transcript.answer_views[-1]
     assert "solar-guide.pdf, p. 2" in view.sources.text()
@@ -175,7 +172,7 @@ def test_clicking_a_source_opens_the_viewer_at_the_cited_page(
 
     # a non-PDF source shows the passage text instead
     view.citation_activated.emit(
-        {"n": 2, "document": "notes.txt", "page": 1, "path": "/nope/notes.txt", "text": "Water the tomatoes."}
+        Citation(2, 99, "notes.txt", "/nope/notes.txt", 1, 1, 0, 19, "Water the tomatoes.")
     )
     assert not viewer.view.isVisible() and viewer.passage.toPlainText() == "Water the tomatoes."
 

@@ -10,7 +10,8 @@ import pytest
 from sqlalchemy import select
 from sqlalchemy.orm import Session, sessionmaker
 
-from app.core.answer import Answer, Answerer, AnswerEvent, AskOptions, Delta, Finished, Metrics, Retrieved
+from app.core.answering.pipeline import Answerer
+from app.core.answering.types import Answer, AnswerEvent, AskOptions, Delta, Finished, Metrics, Retrieved
 from app.core.cancel import CancelToken
 from app.core.config import Settings
 from app.core.errors import ModelError, UsageError

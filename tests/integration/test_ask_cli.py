@@ -110,7 +110,7 @@ def test_missing_model_names_the_file_and_exits_1(
     code, _ = ask(ask_folio, QUESTION, "--model", str(tmp_path / "nowhere.gguf"))
     assert code == 1
     assert "nowhere.gguf" in capsys.readouterr().err
-    assert ask_folio.answerer.load_model().name == "SmolLM2-135M-Instruct.Q4_1.gguf"
+    assert ask_folio.load_model().name == "SmolLM2-135M-Instruct.Q4_1.gguf"
 
 
 def test_missing_model_in_json_mode_still_prints_one_json_document(ask_folio: Folio, tmp_path: Path) -> None:

@@ -26,6 +26,11 @@ class Sampling:
     def to_json(self) -> dict[str, Any]:
         return asdict(self)
 
+    @classmethod
+    def from_json(cls, data: dict[str, Any]) -> Sampling:
+        known = set(cls.__dataclass_fields__)
+        return cls(**{key: value for key, value in data.items() if key in known})
+
 
 @dataclass(frozen=True)
 class ModelInfo:

@@ -6,6 +6,7 @@ import re
 from collections.abc import Callable, Iterable, Iterator, Sequence
 from dataclasses import dataclass
 
+from app.core.passage import ChunkDraft
 from app.core.script import CJK_CHAR
 
 # A sentence ends after CJK full stops (。！？；, always), after . ! ? ; followed by a space, or after
@@ -22,18 +23,6 @@ class Span:
     start: int
     end: int
     text: str
-    n_tokens: int
-
-
-@dataclass(frozen=True)
-class ChunkDraft:
-    """A chunk before embedding: its text and where it starts and ends."""
-
-    text: str
-    page_start: int
-    char_start: int
-    page_end: int
-    char_end: int
     n_tokens: int
 
 

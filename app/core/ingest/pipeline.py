@@ -12,14 +12,15 @@ import numpy as np
 import numpy.typing as npt
 
 from app.core.cancel import CancelToken
-from app.core.config import Settings
+from app.core.config import SettingsOwner
 from app.core.embed.embedder import Embedder
 from app.core.errors import Cancelled
 from app.core.index.vector_index import VectorIndex
-from app.core.ingest.chunker import ChunkDraft, Chunker, chunk_pages
+from app.core.ingest.chunker import Chunker, chunk_pages
 from app.core.ingest.normalize import normalize_text
 from app.core.ingest.readers import file_kind
 from app.core.ingest.worker import ExtractionFailed, PageExtractor
+from app.core.passage import ChunkDraft
 from app.core.store.library import LibraryStore, NewChunk
 
 EMBED_BATCH = 64
@@ -123,7 +124,7 @@ class Ingester:
         index: VectorIndex,
         index_path: Path,
         embedder: Embedder,
-        settings: Settings,
+        settings: SettingsOwner,
     ) -> None:
         self.store = store
         self.index = index
@@ -189,11 +190,12 @@ class Ingester:
 
         def batches() -> Iterator[list[NewChunk]]:
             pages = self._pages(path, number, total, progress, cancel, page_counter)
+            settings = self.settings.current  # read per file: a change applies from the next file on
             chunker = Chunker(
                 self.embedder.count_tokens,
                 self.embedder.split_by_tokens,
-                self.settings.chunk_tokens,
-                self.settings.chunk_overlap_tokens,
+                settings.chunk_tokens,
+                settings.chunk_overlap_tokens,
                 self.embedder.max_tokens - 2,
             )
             pending: list[ChunkDraft] = []

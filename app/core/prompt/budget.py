@@ -51,6 +51,16 @@ class DroppedPassage:
             "reason": self.reason,
         }
 
+    @classmethod
+    def from_json(cls, data: dict[str, Any]) -> DroppedPassage:
+        return cls(
+            int(data.get("chunk_id", 0)),
+            str(data.get("document", "")),
+            int(data.get("page", 0)),
+            int(data.get("tokens", 0)),
+            str(data.get("reason", "")),
+        )
+
 
 @dataclass(frozen=True)
 class Budget:
@@ -117,6 +127,19 @@ class Budget:
             "measured_ttft_ms": rounded(self.measured_ttft_ms),
         }
 
+    @classmethod
+    def from_json(cls, data: dict[str, Any]) -> Budget | None:
+        """The budget of a saved trace; None when the trace holds none."""
+        if not data or "n_ctx" not in data:
+            return None
+        known = {f for f in cls.__dataclass_fields__}
+        values = {key: value for key, value in data.items() if key in known}
+        values["passages_used"] = [int(chunk) for chunk in data.get("passages_used") or []]
+        values["passages_dropped"] = [
+            DroppedPassage.from_json(dict(item)) for item in data.get("passages_dropped") or []
+        ]
+        return cls(**values)
+
 
 @dataclass(frozen=True)
 class PromptPlan:
@@ -174,7 +197,9 @@ def assemble(
     estimate = len(base_tokens) + model.count_tokens("\n\n") + SEPARATOR_SLACK
     for hit in hits:
         cost = model.count_tokens(format_passage(len(used) + 1, hit)) + SEPARATOR_SLACK
-        if estimate + cost <= limit:
+        # The TTFT target never leaves the model without a passage: the best one that fits the
+        # context goes in even when the target would drop it.
+        if estimate + cost <= limit or (not used and estimate + cost <= ctx_limit):
             used.append(hit)
             estimate += cost
         else:
@@ -190,7 +215,7 @@ def assemble(
         estimate += cost
 
     prompt, tokens = render(used, turns)
-    while len(tokens) > limit and (turns or used):
+    while (len(tokens) > limit and (turns or len(used) > 1)) or (len(tokens) > ctx_limit and used):
         if turns:
             turns.pop(0)
         else:

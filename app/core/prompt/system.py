@@ -51,3 +51,13 @@ def not_covered_answer(question: str) -> str:
     if language == "zh":
         return "文档中没有涉及这个问题的内容。"
     return "The documents in your library do not cover this question."
+
+
+def passages_did_not_fit(question: str) -> str:
+    """What is answered, without calling the model, when no passage fits in the model's context."""
+    if cjk_language(question) is not None:
+        return "找到的段落放不进模型的上下文，无法据此回答。请在设置中增大上下文长度。"
+    return (
+        "The passages found do not fit in the model's context, so no answer was written. "
+        "Increase the context size in the settings."
+    )

@@ -14,8 +14,8 @@ from sqlalchemy import ColumnElement, Engine, delete, func, select, text
 from sqlalchemy.orm import Session, sessionmaker
 
 from app.core.errors import DocumentNotFoundError, EmbedderMismatchError
-from app.core.ingest.chunker import ChunkDraft
 from app.core.keywords import terms_text
+from app.core.passage import ChunkDraft
 from app.core.store.base import utcnow
 from app.core.store.database import open_engine, session_factory
 from app.core.store.models import Chunk, Document, Meta

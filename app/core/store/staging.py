@@ -18,7 +18,7 @@ from types import TracebackType
 import numpy as np
 import numpy.typing as npt
 
-from app.core.ingest.chunker import ChunkDraft
+from app.core.passage import ChunkDraft
 
 STAGING_PREFIX = ".staging-"
 STAGING_SUFFIX = ".sqlite3"

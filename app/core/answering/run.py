@@ -1,0 +1,72 @@
+"""One answer while it streams: its spans, passages, text, and the figures computed from them."""
+
+from __future__ import annotations
+
+import time
+from dataclasses import replace
+from pathlib import Path
+
+from app.core.answering.types import AnswerMetrics, Metrics
+from app.core.generate.engine import GenerationEnd
+from app.core.generate.model import Sampling
+from app.core.passage import Hit
+from app.core.prompt.budget import Budget
+
+
+class AnswerRun:
+    """The mutable state of one request while it streams, and the figures it yields."""
+
+    def __init__(self, question: str, sampling: Sampling, model_path: str) -> None:
+        self.submitted = time.perf_counter()
+        self.question = question
+        self.sampling = sampling
+        self.model_path = model_path
+        self.model = Path(model_path).name
+        self.spans: dict[str, float] = {}
+        self.hits: list[Hit] = []
+        self.retrieval_ms = 0.0
+        self.budget: Budget | None = None
+        self.passages: list[Hit] = []
+        self.answer: list[str] = []
+        self.thinking: list[str] = []
+        self.end: GenerationEnd | None = None
+        self.grounded = True
+
+    def mark(self, span: str, started: float) -> float:
+        now = time.perf_counter()
+        self.spans[span] = (now - started) * 1000.0
+        return now
+
+    def live(self, first_at: float | None, now: float, count: int, thinking: int) -> Metrics:
+        ttft = None if first_at is None else (first_at - self.submitted) * 1000.0
+        rate = None
+        if first_at is not None and count > 1 and now > first_at:
+            rate = (count - 1) / (now - first_at)
+        return Metrics(count, thinking, ttft, rate, (now - self.submitted) * 1000.0)
+
+    def metrics(self) -> AnswerMetrics:
+        end = self.end
+        total = (time.perf_counter() - self.submitted) * 1000.0
+        base = AnswerMetrics(
+            queue_ms=self.spans.get("queue", 0.0),
+            retrieval_ms=self.retrieval_ms,
+            assemble_ms=self.spans.get("assemble", 0.0),
+            prompt_tokens=self.budget.prompt_tokens if self.budget else 0,
+            total_ms=total,
+        )
+        if end is None:
+            return base
+        ttft = None if end.first_token_at is None else (end.first_token_at - self.submitted) * 1000.0
+        tpot = None
+        if end.completion_tokens >= 2 and end.first_token_at is not None and end.last_token_at is not None:
+            tpot = (end.last_token_at - end.first_token_at) * 1000.0 / (end.completion_tokens - 1)
+        return replace(
+            base,
+            prompt_tokens=end.prompt_tokens,
+            ttft_ms=ttft,
+            prefill_tokens_per_s=end.prefill_tokens_per_s,
+            completion_tokens=end.completion_tokens,
+            thinking_tokens=end.thinking_tokens,
+            tpot_ms=tpot,
+            tokens_per_s=1000.0 / tpot if tpot else None,
+        )

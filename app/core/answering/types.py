@@ -1,0 +1,192 @@
+"""What answering takes and gives: per-question options, the finished Answer, streamed events."""
+
+from __future__ import annotations
+
+from dataclasses import dataclass, field
+from typing import Any
+
+from app.core.generate.model import Sampling
+from app.core.passage import Citation, Hit
+from app.core.prompt.budget import Budget
+from app.core.store.conversations import AnswerRecord, StoredMessage
+
+
+@dataclass(frozen=True)
+class AskOptions:
+    """Per-question overrides; None takes the value from Settings."""
+
+    thinking: bool = False
+    max_tokens: int | None = None
+    temperature: float | None = None
+    top_k: int | None = None
+    top_p: float | None = None
+    min_p: float | None = None
+    seed: int | None = None
+    passages_k: int | None = None
+    # The text of a cut-off answer to the same question: generation resumes right after it, and
+    # the final answer is that text plus the continuation.
+    continue_from: str = ""
+
+
+@dataclass(frozen=True)
+class AnswerMetrics:
+    """The figures of ARCHITECTURE.md §2 (milliseconds, tokens, tokens per second)."""
+
+    queue_ms: float = 0.0
+    retrieval_ms: float = 0.0
+    assemble_ms: float = 0.0
+    prompt_tokens: int = 0
+    ttft_ms: float | None = None
+    prefill_tokens_per_s: float | None = None
+    completion_tokens: int = 0
+    thinking_tokens: int = 0
+    tpot_ms: float | None = None
+    tokens_per_s: float | None = None
+    total_ms: float = 0.0
+
+    def to_json(self) -> dict[str, Any]:
+        def rounded(value: float | None) -> float | None:
+            return None if value is None else round(value, 2)
+
+        return {
+            "queue_ms": rounded(self.queue_ms),
+            "retrieval_ms": rounded(self.retrieval_ms),
+            "assemble_ms": rounded(self.assemble_ms),
+            "prompt_tokens": self.prompt_tokens,
+            "ttft_ms": rounded(self.ttft_ms),
+            "prefill_tokens_per_s": rounded(self.prefill_tokens_per_s),
+            "completion_tokens": self.completion_tokens,
+            "thinking_tokens": self.thinking_tokens,
+            "tpot_ms": rounded(self.tpot_ms),
+            "tokens_per_s": rounded(self.tokens_per_s),
+            "total_ms": rounded(self.total_ms),
+        }
+
+    @classmethod
+    def from_json(cls, data: dict[str, Any]) -> AnswerMetrics:
+        known = set(cls.__dataclass_fields__)
+        return cls(**{key: value for key, value in data.items() if key in known and value is not None})
+
+
+@dataclass(frozen=True)
+class Answer:
+    """One finished answer; only finish_reason "stop" is complete."""
+
+    question: str
+    answer: str
+    thinking: str
+    citations: list[Citation]
+    invalid_citations: list[int]
+    finish_reason: str
+    model: str
+    budget: Budget | None
+    metrics: AnswerMetrics
+    spans: dict[str, float]
+    grounded: bool
+    sampling: Sampling
+    passages: list[Hit] = field(default_factory=list)
+    chat_id: int | None = None
+    message_id: int | None = None
+    error: str | None = None
+    model_path: str = ""
+
+    @property
+    def complete(self) -> bool:
+        return self.finish_reason == "stop"
+
+    def to_json(self) -> dict[str, Any]:
+        """The `folio ask --json` document (ARCHITECTURE.md §4)."""
+        return {
+            "answer": self.answer,
+            "thinking": self.thinking,
+            "citations": [citation.to_json() for citation in self.citations],
+            "invalid_citations": list(self.invalid_citations),
+            "finish_reason": self.finish_reason,
+            "complete": self.complete,
+            "grounded": self.grounded,
+            "model": self.model,
+            "budget": self.budget.to_json() if self.budget is not None else {},
+            "metrics": self.metrics.to_json(),
+            "spans": {name: round(ms, 2) for name, ms in self.spans.items()},
+            "chat_id": self.chat_id,
+            "message_id": self.message_id,
+            "error": self.error,
+        }
+
+    def trace(self) -> dict[str, Any]:
+        """What the trace row stores: the JSON document plus the sampling and the question."""
+        data = self.to_json()
+        data.pop("answer")
+        data.pop("thinking")
+        data["question"] = self.question
+        data["model_path"] = self.model_path
+        data["sampling"] = self.sampling.to_json()
+        return data
+
+    def record(self) -> AnswerRecord:
+        """The plain record the conversation store saves."""
+        return AnswerRecord(
+            question=self.question,
+            text=self.answer,
+            thinking=self.thinking,
+            finish_reason=self.finish_reason,
+            citations=list(self.citations),
+            trace=self.trace(),
+        )
+
+    @classmethod
+    def from_stored(cls, question: str, message: StoredMessage) -> Answer:
+        """A saved answer, as typed as it was when it finished (older traces may lack fields)."""
+        trace = dict(message.trace or {})
+        return cls(
+            question=question,
+            answer=message.content,
+            thinking=message.thinking,
+            citations=list(message.citations),
+            invalid_citations=[int(n) for n in trace.get("invalid_citations") or []],
+            finish_reason=message.finish_reason or str(trace.get("finish_reason", "")),
+            model=str(trace.get("model", "")),
+            budget=Budget.from_json(dict(trace.get("budget") or {})),
+            metrics=AnswerMetrics.from_json(dict(trace.get("metrics") or {})),
+            spans={str(k): float(v) for k, v in (trace.get("spans") or {}).items()},
+            grounded=bool(trace.get("grounded", True)),
+            sampling=Sampling.from_json(dict(trace.get("sampling") or {})),
+            chat_id=trace.get("chat_id"),
+            message_id=message.id,
+            error=trace.get("error"),
+            model_path=str(trace.get("model_path", "")),
+        )
+
+
+@dataclass(frozen=True)
+class Retrieved:
+    hits: list[Hit]
+    retrieval_ms: float
+
+
+@dataclass(frozen=True)
+class Delta:
+    """Streamed text; `tokens` is how many sampled tokens this text completes."""
+
+    text: str
+    channel: str  # "thinking" | "answer"
+    tokens: int = 0
+
+
+@dataclass(frozen=True)
+class Metrics:
+    """Live figures while decoding."""
+
+    completion_tokens: int
+    thinking_tokens: int
+    ttft_ms: float | None
+    tokens_per_s: float | None
+    elapsed_ms: float
+
+
+@dataclass(frozen=True)
+class Finished:
+    answer: Answer
+
+
+AnswerEvent = Retrieved | Delta | Metrics | Finished
