@@ -25,7 +25,7 @@ from app.core.answering.support import CALIBRATION, Calibration, attribute  # no
 from tests.core.attribution_cases import CachedEmbedder, Case, evaluate, load_cases  # noqa: E402
 
 RESULTS = ROOT / "benchmarks" / "results" / "attribution_calibration.json"
-THRESHOLDS = [round(0.25 + 0.025 * i, 3) for i in range(21)]  # 0.25 … 0.75
+THRESHOLDS = [round(0.25 + 0.025 * i, 3) for i in range(15)]  # 0.25 … 0.6
 LEXICAL_GRID = {
     "number_boost": [1.0, 1.5, 2.0],
     "missing_here": [0.2, 0.35, 0.5, 0.65],
@@ -38,34 +38,40 @@ EMBEDDING_GRID = {
     "cosine_ceiling": [0.6, 0.75],
 }
 
-Row = tuple[float, int | None]  # best support, best passage (1-based)
+Row = tuple[bool, tuple[int, ...], float]  # supported, citations, support
 
 
 def scores(
-    topics: dict[str, list[str]], cases: list[Case], calibration: Calibration, embed: CachedEmbedder | None
-) -> list[Row]:
-    """Each judged case's best support and passage, with the threshold at 0 (every best passage kept)."""
-    open_gate = replace(calibration, threshold=0.0, threshold_embedded=0.0)
-    rows: list[Row] = []
-    for case in cases:
-        passages = topics[case.topic]
-        vectors = embed(passages) if embed is not None else None
-        check = attribute(
-            case.sentence, passages, passage_vectors=vectors, embed=embed, calibration=open_gate
-        )
-        only = check.sentences[0]
-        rows.append((only.support, only.citations[0] if only.citations else None))
-    return rows
+    topics: dict[str, list[str]],
+    cases: list[Case],
+    calibration: Calibration,
+    embed: CachedEmbedder | None,
+    threshold_field: str,
+) -> list[list[Row]]:
+    """Each case's verdict through the full attribute() path, for every threshold in THRESHOLDS."""
+    table: list[list[Row]] = []
+    for threshold in THRESHOLDS:
+        gate = replace(calibration, **{threshold_field: threshold})
+        rows: list[Row] = []
+        for case in cases:
+            passages = topics[case.topic]
+            vectors = embed(passages) if embed is not None else None
+            result = attribute(
+                case.sentence, passages, passage_vectors=vectors, embed=embed, calibration=gate
+            )
+            check = result.sentences[0]
+            rows.append((bool(check.supported), check.citations, check.support))
+        table.append(rows)
+    return table
 
 
-def tally(cases: list[Case], rows: list[Row], threshold: float, keep: set[int]) -> tuple[int, int, int]:
+def tally(cases: list[Case], rows: list[Row], keep: set[int]) -> tuple[int, int, int]:
     """True positives, false positives and positives among the cases whose index is in `keep`."""
     tp = fp = positives = 0
-    for index, (case, (support, passage)) in enumerate(zip(cases, rows, strict=True)):
+    for index, (case, (said, citations, _)) in enumerate(zip(cases, rows, strict=True)):
         if index not in keep:
             continue
-        said = support >= threshold
-        right = said and passage == case.passage
+        right = said and citations == case.passages
         positives += case.label == "supported"
         tp += case.label == "supported" and right
         fp += said and not (case.label == "supported" and right)
@@ -77,26 +83,26 @@ def f1(tp: int, fp: int, positives: int) -> float:
 
 
 def best(
-    cases: list[Case], table: dict[tuple[float, ...], list[Row]], keep: set[int]
-) -> tuple[tuple[float, ...], float, float]:
-    """(parameters, threshold) with the best F1 on `keep`; ties go to precision, then to the middle
-    of the threshold range that scores the same (a margin on both sides)."""
-    candidates: list[tuple[float, float, float, tuple[float, ...], float]] = []
-    for key, rows in table.items():
-        results = [tally(cases, rows, t, keep) for t in THRESHOLDS]
+    cases: list[Case], table: dict[tuple[float, ...], list[list[Row]]], keep: set[int]
+) -> tuple[tuple[float, ...], int, float]:
+    """(parameters, threshold index) with the best F1 on `keep`; ties go to precision, then to the
+    middle of the threshold range that scores the same (a margin on both sides)."""
+    candidates: list[tuple[float, float, int, tuple[float, ...], int]] = []
+    for key, by_threshold in table.items():
+        results = [tally(cases, rows, keep) for rows in by_threshold]
         for i, (tp, fp, positives) in enumerate(results):
             same = sum(1 for other in results[max(0, i - 2) : i + 3] if other == results[i])
             precision = tp / (tp + fp) if tp + fp else 0.0
-            candidates.append((f1(tp, fp, positives), precision, same, key, THRESHOLDS[i]))
-    score, precision, _, key, threshold = max(candidates, key=lambda c: (c[0], c[1], c[2]))
-    return key, threshold, score
+            candidates.append((f1(tp, fp, positives), precision, same, key, i))
+    score, _, _, key, index = max(candidates, key=lambda c: (c[0], c[1], c[2]))
+    return key, index, score
 
 
-def figures(cases: list[Case], rows: list[Row], threshold: float, keep: set[int]) -> dict[str, Any]:
+def figures(cases: list[Case], rows: list[Row], keep: set[int]) -> dict[str, Any]:
     out: dict[str, Any] = {}
     for language in ("en", "zh", "all"):
         subset = {i for i in keep if language == "all" or cases[i].language == language}
-        tp, fp, positives = tally(cases, rows, threshold, subset)
+        tp, fp, positives = tally(cases, rows, subset)
         out[language] = {
             "precision": round(tp / (tp + fp), 3) if tp + fp else None,
             "recall": round(tp / positives, 3) if positives else None,
@@ -115,32 +121,33 @@ def fit(
     score_rows: Any,
 ) -> dict[str, Any]:
     names = list(grid)
-    table: dict[tuple[float, ...], list[Row]] = {}
+    table: dict[tuple[float, ...], list[list[Row]]] = {}
     for values in itertools.product(*(grid[name] for name in names)):
         table[values] = score_rows(replace(base, **dict(zip(names, values, strict=True))))
     everything = set(range(len(cases)))
-    key, threshold, _ = best(cases, table, everything)
-    chosen = replace(base, **dict(zip(names, key, strict=True)), **{threshold_field: threshold})
+    key, index, _ = best(cases, table, everything)
+    chosen = replace(base, **dict(zip(names, key, strict=True)), **{threshold_field: THRESHOLDS[index]})
     # leave one topic out: each topic judged with the parameters fitted on the other topics
     held_out = {"tp": 0, "fp": 0, "positives": 0}
     per_language = {lang: {"tp": 0, "fp": 0, "positives": 0} for lang in ("en", "zh")}
     for topic in sorted({case.topic for case in cases}):
         inside = {i for i in everything if cases[i].topic == topic}
-        fold_key, fold_threshold, _ = best(cases, table, everything - inside)
-        tp, fp, positives = tally(cases, table[fold_key], fold_threshold, inside)
+        fold_key, fold_index, _ = best(cases, table, everything - inside)
+        tp, fp, positives = tally(cases, table[fold_key][fold_index], inside)
         for bucket in (held_out, per_language[topic.rsplit("_", 1)[1]]):
             bucket["tp"] += tp
             bucket["fp"] += fp
             bucket["positives"] += positives
+    chosen_rows = table[key][index]
     distributions = {
         label: sorted(
-            round(s, 2) for (s, _), case in zip(table[key], cases, strict=True) if case.label == label
+            round(row[2], 2) for row, case in zip(chosen_rows, cases, strict=True) if case.label == label
         )
         for label in ("supported", "unsupported")
     }
     return {
         "calibration": chosen,
-        "fit": figures(cases, table[key], threshold, everything),
+        "fit": figures(cases, chosen_rows, everything),
         "leave_one_topic_out": {
             name: {
                 "precision": round(b["tp"] / (b["tp"] + b["fp"]), 3) if b["tp"] + b["fp"] else None,
@@ -158,7 +165,9 @@ def main() -> None:
     args = parser.parse_args()
     topics, all_cases = load_cases()
     cases = [case for case in all_cases if case.label in ("supported", "unsupported")]
-    lexical = fit(cases, LEXICAL_GRID, CALIBRATION, "threshold", lambda c: scores(topics, cases, c, None))
+    lexical = fit(
+        cases, LEXICAL_GRID, CALIBRATION, "threshold", lambda c: scores(topics, cases, c, None, "threshold")
+    )
     report: dict[str, Any] = {"cases": len(all_cases), "judged_cases": len(cases), "lexical": lexical}
     chosen: Calibration = lexical["calibration"]
     if not args.no_embedder:
@@ -167,7 +176,11 @@ def main() -> None:
 
         embed = CachedEmbedder(Embedder(paths.default_embed_model()).embed)
         semantic = fit(
-            cases, EMBEDDING_GRID, chosen, "threshold_embedded", lambda c: scores(topics, cases, c, embed)
+            cases,
+            EMBEDDING_GRID,
+            chosen,
+            "threshold_embedded",
+            lambda c: scores(topics, cases, c, embed, "threshold_embedded"),
         )
         chosen = semantic["calibration"]
         report["embedding"] = semantic

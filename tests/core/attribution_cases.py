@@ -21,7 +21,7 @@ class Case:
     language: str
     sentence: str
     label: str  # supported, unsupported, refusal, connective
-    passage: int | None
+    passages: tuple[int, ...]  # the passage(s) that support a supported sentence, together
     note: str
 
 
@@ -33,12 +33,18 @@ def load_cases() -> tuple[dict[str, list[str]], list[Case]]:
             item["topic"].rsplit("_", 1)[1],
             item["sentence"],
             item["label"],
-            item.get("passage"),
+            _passages(item.get("passage")),
             item.get("note", ""),
         )
         for item in data["cases"]
     ]
     return data["topics"], cases
+
+
+def _passages(value: int | list[int] | None) -> tuple[int, ...]:
+    if value is None:
+        return ()
+    return tuple(value) if isinstance(value, list) else (value,)
 
 
 class CachedEmbedder:
@@ -81,7 +87,7 @@ def evaluate(
                 tally["kinds"] += 1
                 tally["kinds_right"] += check.kind == case.label
                 continue
-            right = check.supported is True and check.citations[:1] == (case.passage,)
+            right = check.supported is True and check.citations == case.passages
             tally["positives"] += case.label == "supported"
             tally["tp"] += case.label == "supported" and right
             tally["fp"] += bool(check.supported) and not (case.label == "supported" and right)
@@ -89,7 +95,7 @@ def evaluate(
             check.kind != case.label
             if case.label in ("refusal", "connective")
             else bool(check.supported) != (case.label == "supported")
-            or (case.label == "supported" and check.citations[:1] != (case.passage,))
+            or (case.label == "supported" and check.citations != case.passages)
         )
         if wrong:
             cited = list(check.citations)

@@ -62,6 +62,16 @@ def test_a_sentence_without_marker_gets_its_best_passage() -> None:
     assert (check.citations, check.source, check.supported) == ((3,), "matched", True)
 
 
+def test_a_two_source_sentence_cites_both_passages_but_a_borrowed_year_is_not_support() -> None:
+    both = only("The lighthouse, finished in 1893, flashes green every 12 seconds.", LIGHTHOUSE)
+    assert (both.citations, both.source, both.supported) == ((1, 2), "matched", True)
+    assert set(both.evidence) == {1, 2}
+    marked = only("The lighthouse, finished in 1893, flashes green every 12 seconds [1][2].", LIGHTHOUSE)
+    assert (marked.citations, marked.source, marked.wrong_citations) == ((1, 2), "model", ())
+    borrowed = only("The mill pond was dug in 1893.", LIGHTHOUSE)
+    assert (borrowed.supported, borrowed.citations) == (False, ())
+
+
 def test_an_invented_number_makes_a_sentence_unsupported() -> None:
     right = only("The lighthouse is 31 meters tall.", LIGHTHOUSE)
     wrong = only("The lighthouse is 120 meters tall.", LIGHTHOUSE)

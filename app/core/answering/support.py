@@ -9,7 +9,7 @@ from typing import Any, Literal
 import numpy as np
 import numpy.typing as npt
 
-from app.core.answering.lexical import Weights, is_connective, normalize, specifics, terms
+from app.core.answering.lexical import Weights, is_connective, is_number, normalize, specifics, terms
 from app.core.answering.refusal import is_refusal
 from app.core.answering.sentences import Sentence, split_sentences
 from app.core.script import has_cjk
@@ -43,6 +43,10 @@ class Calibration:
 CALIBRATION = Calibration()
 # A further passage sentence is evidence too when it adds this share of the answer sentence's term weight.
 EXTRA_EVIDENCE = 0.2
+# Several passages support a sentence together only when each holds this share of its term weight.
+PART_SHARE = 0.15
+# A supported sentence cites a second passage too when the pair's support is this much higher.
+PAIR_GAIN = 0.2
 
 
 @dataclass(frozen=True)
@@ -180,34 +184,53 @@ def _cosines(
     return result
 
 
-def _score_sentence(
-    body: str,
-    passages: Sequence[_Passage],
-    weights: Weights,
-    cosines: Matrix | None,
-    calibration: Calibration,
-) -> tuple[list[float], list[str]]:
-    """Support of one sentence by each passage, and the sentence's content terms."""
-    text = normalize(body)
-    sentence_terms = list(dict.fromkeys(terms(text)))
-    term_weights = [weights.weight(term, calibration.number_boost) for term in sentence_terms]
-    total = sum(term_weights)
-    required = specifics(text)
-    nowhere = sum(1 for term in required if all(term not in p.terms for p in passages))
-    share = calibration.embedding_share_cjk if has_cjk(text) else calibration.embedding_share
-    span = max(calibration.cosine_ceiling - calibration.cosine_floor, 1e-6)
-    scores: list[float] = []
-    for index, passage in enumerate(passages):
-        found = sum(w for term, w in zip(sentence_terms, term_weights, strict=True) if term in passage.terms)
-        lexical = found / total if total > 0 else 0.0
+class _Scores:
+    """What one sentence finds in each passage; its support by one passage or by several together."""
+
+    def __init__(
+        self,
+        body: str,
+        passages: Sequence[_Passage],
+        weights: Weights,
+        cosines: Matrix | None,
+        calibration: Calibration,
+    ) -> None:
+        text = normalize(body)
+        self.terms = list(dict.fromkeys(terms(text)))
+        self._weights = {term: weights.weight(term, calibration.number_boost) for term in self.terms}
+        self._total = sum(self._weights.values())
+        self._required = specifics(text)
+        self._passages = passages
+        self._nowhere = sum(1 for term in self._required if all(term not in p.terms for p in passages))
+        self._share = calibration.embedding_share_cjk if has_cjk(text) else calibration.embedding_share
+        self._calibration = calibration
+        self._semantic: list[float] | None = None
         if cosines is not None:
-            semantic = min(max((float(cosines[index]) - calibration.cosine_floor) / span, 0.0), 1.0)
-            lexical = (1.0 - share) * lexical + share * semantic
-        absent_here = sum(1 for term in required if term not in passage.terms) - nowhere
-        factor = (1.0 - calibration.missing_here) ** absent_here
-        factor *= (1.0 - calibration.missing_everywhere) ** nowhere
-        scores.append(lexical * factor)
-    return scores, sentence_terms
+            span = max(calibration.cosine_ceiling - calibration.cosine_floor, 1e-6)
+            self._semantic = [
+                min(max((float(c) - calibration.cosine_floor) / span, 0.0), 1.0) for c in cosines
+            ]
+
+    def support(self, indices: Sequence[int]) -> float:
+        """Support in [0, 1] by the passages at `indices` (0-based) taken together."""
+        held = [self._passages[i].terms for i in indices]
+        found = sum(w for term, w in self._weights.items() if any(term in h for h in held))
+        score = found / self._total if self._total > 0 else 0.0
+        if self._semantic is not None:
+            semantic = max(self._semantic[i] for i in indices)
+            score = (1.0 - self._share) * score + self._share * semantic
+        absent_here = sum(1 for term in self._required if not any(term in h for h in held)) - self._nowhere
+        score *= (1.0 - self._calibration.missing_here) ** absent_here
+        return score * (1.0 - self._calibration.missing_everywhere) ** self._nowhere
+
+    def adds(self, index: int, others: Sequence[int]) -> bool:
+        """Whether passage `index` holds its own part of the sentence, which `others` lack: a fair share
+        of the term weight, in two terms or more, not only numbers (a year alone is no part)."""
+        held = [self._passages[i].terms for i in others]
+        own = self._passages[index].terms
+        added = [t for t in self._weights if t in own and not any(t in h for h in held)]
+        gain = sum(self._weights[t] for t in added)
+        return gain >= PART_SHARE * self._total > 0 and len(added) > 1 and not all(map(is_number, added))
 
 
 def _evidence_spans(
@@ -270,8 +293,8 @@ def attribute(
             )
             continue
         row = None if cosines is None else cosines[factual.index(index)]
-        scores, sentence_terms = _score_sentence(sentence.body, prepared, weights, row, calibration)
-        checks.append(_verdict(sentence, scores, sentence_terms, threshold, prepared, weights, calibration))
+        scores = _Scores(sentence.body, prepared, weights, row, calibration)
+        checks.append(_verdict(sentence, scores, threshold, prepared, weights, calibration))
     judged = [check for check in checks if check.supported is not None]
     rate = sum(1 for check in judged if check.supported) / len(judged) if judged else None
     wrong = tuple(dict.fromkeys(n for check in checks for n in check.wrong_citations))
@@ -280,28 +303,44 @@ def attribute(
 
 def _verdict(
     sentence: Sentence,
-    scores: list[float],
-    sentence_terms: list[str],
+    scores: _Scores,
     threshold: float,
     passages: Sequence[_Passage],
     weights: Weights,
     calibration: Calibration,
 ) -> SentenceCheck:
-    """Keep the markers whose passage supports the sentence, else cite the best supporting passage."""
-    right = [n for n in sentence.markers if 1 <= n <= len(scores) and scores[n - 1] >= threshold]
-    wrong = tuple(n for n in sentence.markers if n not in right)
-    best = max(range(len(scores)), key=lambda i: scores[i]) if scores else -1
-    source: Source
-    if right:
-        citations, source, support = tuple(right), "model", max(scores[n - 1] for n in right)
-    elif best >= 0 and scores[best] >= threshold:
-        citations, source, support = (best + 1,), "matched", scores[best]
-    else:
-        citations, source, support = (), "none", scores[best] if best >= 0 else 0.0
+    """Keep the markers whose passage supports the sentence (alone, or all of them together when each
+    adds its part), else cite the best supporting passage, else the best pair of passages."""
+    single = [scores.support((i,)) for i in range(len(passages))]
+    valid = [n for n in sentence.markers if 1 <= n <= len(passages)]
+    right = [n for n in valid if single[n - 1] >= threshold]
+    support = max((single[n - 1] for n in right), default=0.0)
+    together = [n - 1 for n in valid]
+    if (
+        not right
+        and len(together) > 1
+        and scores.support(together) >= threshold
+        and all(scores.adds(i, [j for j in together if j != i]) for i in together)
+    ):
+        right, support = valid, scores.support(together)
+    best = max(range(len(single)), key=lambda i: single[i]) if single else -1
+    source: Source = "model"
+    citations: tuple[int, ...] = tuple(right)
+    if not right:
+        source, citations = "matched", ()
+        pair = _best_pair(scores, best, len(passages), threshold)
+        pair_support = scores.support([n - 1 for n in pair]) if pair else 0.0
+        if best >= 0 and single[best] >= threshold and pair_support < single[best] + PAIR_GAIN:
+            citations, support = (best + 1,), single[best]
+        elif pair:
+            citations, support = pair, pair_support
+        else:
+            source, support = "none", single[best] if best >= 0 else 0.0
     evidence = {
-        n: _evidence_spans(sentence_terms, passages[n - 1], weights, calibration.number_boost)
+        n: _evidence_spans(scores.terms, passages[n - 1], weights, calibration.number_boost)
         for n in citations
     }
+    wrong = tuple(n for n in sentence.markers if n not in right)
     return SentenceCheck(
         sentence.text,
         sentence.start,
@@ -314,3 +353,17 @@ def _verdict(
         wrong,
         evidence,
     )
+
+
+def _best_pair(scores: _Scores, best: int, count: int, threshold: float) -> tuple[int, ...]:
+    """The best passage with the one other passage that together support the sentence (a two-source
+    sentence: "finished in 1893 [1] and flashing green [2]"); each must add its own part."""
+    if best < 0:
+        return ()
+    pairs = [
+        (scores.support((best, other)), other)
+        for other in range(count)
+        if other != best and scores.adds(other, (best,)) and scores.adds(best, (other,))
+    ]
+    support, other = max(pairs, default=(0.0, -1))
+    return tuple(sorted((best + 1, other + 1))) if support >= threshold else ()
