@@ -86,8 +86,23 @@ def test_refusal_and_connective_sentences_are_not_judged() -> None:
     kinds = [(s.kind, s.supported, s.citations) for s in result.sentences]
     assert kinds == [("connective", None, ()), ("factual", True, (1,)), ("refusal", None, ())]
     assert result.support_rate == 1.0
-    zh = attribute("总结如下：\n文档中没有提到灯塔是谁设计的。", LIGHTHOUSE_ZH)
-    assert [(s.kind, s.supported) for s in zh.sentences] == [("connective", None), ("refusal", None)]
+    zh = attribute("总结如下：\n文档中没有提到灯塔是谁设计的。希望对你有帮助！", LIGHTHOUSE_ZH)
+    assert [(s.kind, s.supported) for s in zh.sentences] == [
+        ("connective", None),
+        ("refusal", None),
+        ("connective", None),
+    ]
+    closing = attribute("In summary: The tower is 31 m tall. I hope this helps!", LIGHTHOUSE)
+    assert [s.kind for s in closing.sentences] == ["connective", "factual", "connective"]
+    labels = attribute(
+        "1. **Height**: The tower is 31 m tall.\n- 灯塔的作用：\n- It was built in 1893:", LIGHTHOUSE
+    )
+    assert [(s.text, s.kind, s.supported) for s in labels.sentences] == [
+        ("**Height**:", "connective", None),
+        ("The tower is 31 m tall.", "factual", True),
+        ("灯塔的作用：", "connective", None),
+        ("It was built in 1893:", "factual", True),
+    ]
     assert zh.support_rate is None
 
 

@@ -56,13 +56,14 @@ _CONNECTIVE = _words(
     document documents passage passages source sources based according short brief briefly note let look
     quick result results question context text provided given regarding short sum up finally first
     firstly second secondly third lastly additionally moreover furthermore also addition general
-    generally okay ok sure certainly course well so let's what's here's following
+    generally okay ok sure certainly course well so let's what's here's following hope help helps
+    helpful glad know
     """
 )
 _CJK_CONNECTIVE = re.compile(
     "简而言之|综上所述|总的来说|总而言之|如下所示|以下是|总结|综上|总之|以上|如下|以下|根据|文档|文件|资料|内容|"
     "信息|答案|要点|回答|所述|来说|而言|具体|相关|找到|下面|主要|概括|结论|问题|关于|可以|看到|发现|几点|首先|"
-    "其次|最后|此外|另外|我们|我|是|的|了|有|这些|这|如|下|所示|点"
+    "其次|最后|此外|另外|希望|帮助|我们|我|你|对|是|的|了|有|这些|这|如|下|所示|点"
 )
 # Characters of Chinese function words: a bigram made of them is weak evidence.
 _CJK_FUNCTION = frozenset(
@@ -161,7 +162,12 @@ def specifics(text: str) -> set[str]:
 
 
 def is_connective(text: str) -> bool:
-    """True for a sentence with no content words: "Here is what I found:", "In summary:", "总结如下："."""
+    """True for a sentence with no content words ("Here is what I found:", "In summary:", "总结如下：")
+    and for a short lead-in before a colon without numbers ("Height:", "The tower has two parts:")."""
+    if text.rstrip().endswith((":", "：")):
+        words = terms(text)
+        if not any(map(is_number, words)) and sum(1 for w in words if len(w) != 1 or w.isascii()) <= 4:
+            return True
     rest = _CJK_CONNECTIVE.sub("", text)
     for match in _TOKEN.finditer(rest):
         kind = match.lastgroup
