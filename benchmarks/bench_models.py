@@ -69,7 +69,7 @@ CHINESE_PAGES = [
 ]
 PROBE_QUESTIONS = [
     # (language, question, document, page, pattern of the expected fact)
-    ("en", "How tall is the lighthouse at Cape Merrow?", "merrow.pdf", 1, r"\b31\b"),
+    ("en", "How tall is the lighthouse at Cape Merrow?", "merrow.pdf", 1, r"\b31(?![.,]\d)\b"),
     ("en", "Until which year did the Brenn mill grind flour?", "merrow.pdf", 2, r"\b1951\b"),
     ("en", "How much does a fishing licence cost?", "merrow.pdf", 3, r"\b45\b"),
     ("zh", "钟楼有多高？", "qingshi.md", 1, r"二十八|28"),
@@ -261,9 +261,15 @@ def print_probe(name: str, probe: list[dict[str, Any]]) -> None:
 
 
 def write_results(rows: list[dict[str, Any]], args: argparse.Namespace) -> None:
-    """Write what has been measured so far (after each model: a long run can be stopped)."""
+    """Write what has been measured so far (after each model: a long run can be stopped). Rows of
+    other models already in the file are kept, so that models can be measured in separate runs."""
+    measured = {row["model"] for row in rows}
+    kept: list[dict[str, Any]] = []
+    if RESULTS.exists():
+        previous = json.loads(RESULTS.read_text(encoding="utf-8"))
+        kept = [row for row in previous.get("models", []) if row["model"] not in measured]
     result = {
-        "models": rows,
+        "models": kept + rows,
         "prompt_tokens_target": args.prompt_tokens,
         "decode_tokens": args.decode_tokens,
         "n_ctx": N_CTX,
@@ -320,6 +326,7 @@ def main() -> int:
             row["probe"] = in_subprocess(["--worker", "probe", "--path", str(path)])
             if isinstance(row["probe"], list):
                 print_probe(name, row["probe"])
+        row["command"] = " ".join([".venv/bin/python", "benchmarks/bench_models.py", *sys.argv[1:]])
         rows.append(row)
         write_results(rows, args)
 
