@@ -64,6 +64,9 @@ class Citation:
     char_start: int
     char_end: int
     text: str
+    # "model": the model wrote this marker and the passage supports its sentence; "matched": Folio
+    # found the passage that supports a sentence the model left uncited (or cited wrongly).
+    source: str = "model"
 
     def to_json(self) -> dict[str, Any]:
         return {
@@ -76,10 +79,11 @@ class Citation:
             "char_end": self.char_end,
             "text": self.text,
             "chunk_id": self.chunk_id,
+            "source": self.source,
         }
 
     @classmethod
-    def from_hit(cls, n: int, hit: Hit) -> Citation:
+    def from_hit(cls, n: int, hit: Hit, source: str = "model") -> Citation:
         """Passage `n` of a prompt (or of a list of retrieved passages) as a citation."""
         return cls(
             n=n,
@@ -91,6 +95,7 @@ class Citation:
             char_start=hit.char_start,
             char_end=hit.char_end,
             text=hit.text,
+            source=source,
         )
 
     @classmethod
@@ -105,6 +110,7 @@ class Citation:
             char_start=int(data.get("char_start", 0)),
             char_end=int(data.get("char_end", 0)),
             text=str(data.get("text", "")),
+            source=str(data.get("source", "model")),
         )
 
 

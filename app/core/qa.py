@@ -8,6 +8,9 @@ from collections.abc import Callable, Iterator, Sequence
 from pathlib import Path
 from typing import TYPE_CHECKING
 
+import numpy as np
+import numpy.typing as npt
+
 from app.core.cancel import CancelToken
 from app.core.config import Settings, SettingsOwner
 from app.core.embed.embedder import Embedder
@@ -92,10 +95,20 @@ class Folio:
         """The answering pipeline (built at first use). The GUI and the CLI use the methods below."""
         with self._lock:
             if self._answerer is None:
+                from app.core.answering.checking import embedding_verifier
                 from app.core.answering.pipeline import Answerer
 
-                self._answerer = Answerer(self.settings_owner, self.store.sessions, self.search, self._engine)
+                verifier = embedding_verifier(self._stored_vectors, self.embedder.embed)
+                self._answerer = Answerer(
+                    self.settings_owner, self.store.sessions, self.search, self._engine, verifier
+                )
             return self._answerer
+
+    def _stored_vectors(self, chunk_ids: Sequence[int]) -> npt.NDArray[np.float32] | None:
+        rows = self.store.chunks(chunk_ids)
+        if any(chunk not in rows for chunk in chunk_ids):
+            return None
+        return np.stack([np.frombuffer(rows[chunk].embedding, dtype=np.float32) for chunk in chunk_ids])
 
     def update_settings(self, settings: Settings) -> None:
         """Make `settings` current for every service. A changed model is checked now (ModelError,

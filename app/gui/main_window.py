@@ -204,10 +204,10 @@ class MainWindow(QMainWindow):
         self.add_paths(paths)
 
     # -- dialogs ---------------------------------------------------------------------------------
-    def open_citation(self, citation: Citation) -> None:
+    def open_citation(self, citation: Citation, evidence: str = "") -> None:
         if self.viewer is None:
             self.viewer = PdfViewer(self)
-        self.viewer.show_citation(citation)
+        self.viewer.show_citation(citation, evidence)
         self.viewer.show()
         self.viewer.raise_()
 

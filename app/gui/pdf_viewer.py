@@ -95,8 +95,9 @@ class PdfViewer(QWidget):
         self.view.pageNavigator().currentPageChanged.connect(self._page_changed)
 
     # -- showing a citation --------------------------------------------------------------------
-    def show_citation(self, citation: Citation) -> None:
-        """Open the cited document at its page and select the passage there (PDF), or show the text."""
+    def show_citation(self, citation: Citation, evidence: str = "") -> None:
+        """Open the cited document at its page and select the passage there (PDF), or show the text;
+        `evidence`, the passage's sentence(s) that support the answer, is what gets highlighted."""
         path = citation.path
         page = max(1, citation.page)
         text = citation.text
@@ -130,7 +131,8 @@ class PdfViewer(QWidget):
         # the view lays pages out when shown; jump again once it has
         QTimer.singleShot(0, lambda: self.go_to_page(self.target_page))
         page_text = self.document.getAllText(self.target_page).text()
-        self.phrase = search_phrase(text, page_text)
+        self.phrase = search_phrase(evidence, page_text) if evidence else ""
+        self.phrase = self.phrase or search_phrase(text, page_text)
         if self.phrase:
             if self.search.searchString() == self.phrase:
                 self._search_results()

@@ -196,6 +196,6 @@ def test_an_answer_without_citations_lists_the_passages_it_was_given(
     text = view.sources.text()
     assert "No sources cited" in text and "[1] guide.txt, p. 2" in text and "[2] guide.txt, p. 3" in text
     opened: list[Citation] = []
-    view.citation_activated.connect(opened.append)
+    view.citation_activated.connect(lambda citation, _evidence: opened.append(citation))
     view.sources.linkActivated.emit("passage:2")
     assert opened and opened[0].page == 3 and opened[0].chunk_id == 12

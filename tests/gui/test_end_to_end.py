@@ -172,7 +172,7 @@ def test_clicking_a_source_opens_the_viewer_at_the_cited_page(
 
     # a non-PDF source shows the passage text instead
     view.citation_activated.emit(
-        Citation(2, 99, "notes.txt", "/nope/notes.txt", 1, 1, 0, 19, "Water the tomatoes.")
+        Citation(2, 99, "notes.txt", "/nope/notes.txt", 1, 1, 0, 19, "Water the tomatoes."), ""
     )
     assert not viewer.view.isVisible() and viewer.passage.toPlainText() == "Water the tomatoes."
 

@@ -10,8 +10,10 @@ from typing import Any
 
 from sqlalchemy.orm import Session, sessionmaker
 
+from app.core.answering.checking import Verifier, lexical_verifier, verified_citations
 from app.core.answering.model_slot import ModelSlot
 from app.core.answering.run import AnswerRun
+from app.core.answering.support import Attribution
 from app.core.answering.types import (
     Answer,
     AnswerEvent,
@@ -21,11 +23,12 @@ from app.core.answering.types import (
     Retrieved,
 )
 from app.core.cancel import CancelToken
-from app.core.config import Settings, SettingsOwner
+from app.core.config import CITE_MODES, Settings, SettingsOwner
 from app.core.errors import FolioError, UsageError
+from app.core.generate.cite_grammar import citation_grammar
 from app.core.generate.engine import Engine, TokenStep
 from app.core.generate.model import ModelInfo, Sampling
-from app.core.passage import SearchResult
+from app.core.passage import Hit, SearchResult
 from app.core.prompt.budget import Budget, DroppedPassage, HistoryTurn, assemble
 from app.core.prompt.citations import parse_citations
 from app.core.prompt.system import not_covered_answer, passages_did_not_fit
@@ -44,7 +47,9 @@ class Answerer:
         sessions: sessionmaker[Session],
         search: Callable[[str, int], SearchResult],
         engine: Engine | None = None,
+        verifier: Verifier = lexical_verifier,
     ) -> None:
+        self._verifier = verifier
         self._owner = settings if isinstance(settings, SettingsOwner) else SettingsOwner(settings)
         self._sessions = sessions
         self.conversations = ConversationStore(sessions)
@@ -119,6 +124,8 @@ class Answerer:
         k = options.passages_k or self._settings.passages_k
         if not 1 <= k <= 50:
             raise UsageError("passages per answer must be between 1 and 50")
+        if options.cite_mode is not None and options.cite_mode not in CITE_MODES:
+            raise UsageError(f"citation mode must be one of {', '.join(CITE_MODES)}")
         if chat_id is not None and not self.conversations.exists(chat_id):
             raise UsageError(f"no chat with id {chat_id}")
         return self._stream(question, options, sampling, k, chat_id, cancel or CancelToken())
@@ -228,17 +235,28 @@ class Answerer:
             yield Delta(run.answer[-1], "answer", 0)
             yield Finished(self._finish(run, "stop", chat_id))
             return
-        yield from self._decode(run, engine, tokens, start_thinking, cancel)
+        grammar = None
+        if (options.cite_mode or self._settings.cite_mode) == "constrained" and not options.thinking:
+            grammar = citation_grammar(len(run.passages))  # thinking text stays free
+        yield from self._decode(run, engine, tokens, start_thinking, cancel, grammar)
         yield Finished(self._finish(run, run.end.finish_reason if run.end else "error", chat_id))
 
     def _decode(
-        self, run: AnswerRun, engine: Engine, tokens: list[int], start_thinking: bool, cancel: CancelToken
+        self,
+        run: AnswerRun,
+        engine: Engine,
+        tokens: list[int],
+        start_thinking: bool,
+        cancel: CancelToken,
+        grammar: str | None,
     ) -> Iterator[AnswerEvent]:
         stream_started = time.perf_counter()
         held = count = thinking = 0
         first_at: float | None = None
         channel = "answer"
-        for event in engine.stream(tokens, run.sampling, cancel, start_thinking=start_thinking):
+        for event in engine.stream(
+            tokens, run.sampling, cancel, start_thinking=start_thinking, grammar=grammar
+        ):
             if isinstance(event, TokenStep):
                 held += 1
                 count += 1
@@ -269,8 +287,11 @@ class Answerer:
     ) -> Answer:
         parse_started = time.perf_counter()
         text = "".join(run.answer).rstrip()
-        citations, invalid = parse_citations(text, run.passages) if run.passages else ([], [])
-        run.mark("parse", parse_started)
+        marked, invalid = parse_citations(text, run.passages) if run.passages else ([], [])
+        verify_started = run.mark("parse", parse_started)
+        checked = self._check(text, run.passages)
+        citations = verified_citations(checked, run.passages) if checked is not None else marked
+        run.mark("verify", verify_started)
         end = run.end
         error = error or (end.error if end else None)
         budget = run.budget
@@ -305,6 +326,9 @@ class Answerer:
             chat_id=chat_id,
             error=error,
             model_path=run.model_path,
+            sentences=checked.sentences if checked is not None else (),
+            support_rate=checked.support_rate if checked is not None else None,
+            wrong_citations=[n for n in checked.wrong_citations if n not in invalid] if checked else [],
         )
         try:
             chat, message = self.conversations.save(answer.record(), chat_id)
@@ -312,6 +336,16 @@ class Answerer:
             log.error("could not save the answer: %s", exc)
             return answer
         return replace(answer, chat_id=chat, message_id=message)
+
+    def _check(self, text: str, passages: list[Hit]) -> Attribution | None:
+        """Every sentence checked against the passages; None (and logged) if checking failed."""
+        if not text:
+            return None
+        try:
+            return self._verifier(text, passages)
+        except Exception:  # a bug in checking must not lose the answer
+            log.exception("checking the answer's sentences failed")
+            return None
 
     def _history(self, chat_id: int) -> list[HistoryTurn]:
         return [HistoryTurn(question, answer) for question, answer in self.conversations.turns(chat_id)]
