@@ -26,6 +26,12 @@ DOCS_DIR = Path(__file__).resolve().parent / "docs"
 LATIN_WIDTH = 88  # characters per line in 11 pt Helvetica on the 612 pt wide page
 CJK_WIDTH = 40.0  # full-width characters per line in 11 pt on the 595 pt wide page
 CJK_LINE_HEIGHT = 17
+ALL_DOCUMENTS = (
+    (texts_en.DOCUMENTS, False),
+    (texts_en.DISTRACTORS, False),
+    (texts_zh.DOCUMENTS, True),
+    (texts_zh.DISTRACTORS, True),
+)
 
 
 def latin_lines(title: str, page: Sequence[str], number: int, count: int) -> list[str]:
@@ -127,7 +133,7 @@ def write_document(name: str, document: Document, cjk: bool, out_dir: Path) -> P
 
 def main() -> None:
     DOCS_DIR.mkdir(parents=True, exist_ok=True)
-    for documents, cjk in ((texts_en.DOCUMENTS, False), (texts_zh.DOCUMENTS, True)):
+    for documents, cjk in ALL_DOCUMENTS:
         for name, document in documents.items():
             path = write_document(name, document, cjk, DOCS_DIR)
             print(f"{path.relative_to(REPO)}: {len(document[1])} pages, {path.stat().st_size} bytes")

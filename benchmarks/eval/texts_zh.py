@@ -86,3 +86,24 @@ DOCUMENTS: dict[str, Document] = {
     "qinglan-s3-manual.pdf": PURIFIER_MANUAL,
     "qingxi-town-history.pdf": TOWN_HISTORY_ZH,
 }
+
+# A distractor on the same subject with other figures; no question is about it.
+PURIFIER_S5: Document = (
+    "清岚 S5 空气净化器 快速入门",
+    [
+        [
+            "一、产品参数",
+            "额定功率：65 瓦。颗粒物洁净空气量（CADR）：600 立方米每小时。适用面积：42 至 72 平方米。",
+            "噪声：睡眠档约 26 分贝，最高档约 63 分贝。净重 9.5 千克。",
+            "二、指示灯",
+            "空气质量指示灯：绿色表示优（PM2.5 低于 50 微克每立方米），橙色表示一般，紫色表示差。",
+            "三、维护",
+            "复合滤网寿命约 4000 小时，约 8 个月更换一次。预滤网每月清洁一次。",
+            "童锁：同时按住风速键和定时键 5 秒。",
+            "四、保修",
+            "整机保修 1 年，电机保修 3 年。显示 E2 表示湿度传感器故障，显示 E4 表示风机堵转。",
+        ],
+    ],
+)
+
+DISTRACTORS: dict[str, Document] = {"qinglan-s5-quick-start.pdf": PURIFIER_S5}

@@ -4,11 +4,13 @@ from __future__ import annotations
 
 import logging
 from collections import Counter
+from dataclasses import dataclass
 from pathlib import Path
 
 import pytest
 
 from benchmarks.eval import make_docs
+from benchmarks.evaluation import scoring
 from benchmarks.evaluation.dataset import (
     QUESTIONS_FILE,
     Question,
@@ -90,8 +92,70 @@ def test_a_malformed_question_is_refused(tmp_path: Path) -> None:
 
 def test_generated_documents_are_up_to_date(tmp_path: Path) -> None:
     """The committed PDFs are exactly what make_docs.py writes from the texts."""
-    for documents, cjk in ((make_docs.texts_en.DOCUMENTS, False), (make_docs.texts_zh.DOCUMENTS, True)):
+    for documents, cjk in make_docs.ALL_DOCUMENTS:
         for name, document in documents.items():
             fresh = make_docs.write_document(name, document, cjk, tmp_path)
             assert fresh.read_bytes() == (make_docs.DOCS_DIR / name).read_bytes(), name
             assert fresh.stat().st_size < 200_000
+
+
+# -- scoring ---------------------------------------------------------------------------------------
+
+
+@dataclass(frozen=True)
+class _Hit:
+    document: str
+    page: int
+    page_end: int
+
+
+def _question(pages: tuple[int, ...] = (3, 4), kind: str = "two-hop") -> Question:
+    answerable = kind != "unanswerable"
+    return Question(
+        id="en-99",
+        lang="en",
+        question="q",
+        document="a.pdf" if answerable else None,
+        pages=pages if answerable else (),
+        answers=((r"\b38\s*m",), ("Ellery",)) if answerable else (),
+        kind=kind,
+        paraphrased=False,
+    )
+
+
+def test_retrieval_scores_rank_and_recall_by_page_overlap() -> None:
+    hits = [_Hit("b.pdf", 3, 3), _Hit("a.pdf", 1, 2), _Hit("a.pdf", 2, 3)] + [_Hit("a.pdf", 9, 9)] * 3
+    hits += [_Hit("a.pdf", 4, 4)]
+    record = scoring.score_retrieval(_question(), hits, 12.0)
+    assert record.first_rank == 3  # the right page in the wrong document does not count
+    assert record.recall == {5: 0.5, 10: 1.0}
+    summary = scoring.summarize_retrieval([record, scoring.score_retrieval(_question(), [], 20.0)])
+    assert summary["hit@1"] == 0.0
+    assert summary["hit@5"] == 0.5
+    assert summary["mrr"] == pytest.approx(1 / 6)
+    assert summary["latency_p50_ms"] == pytest.approx(16.0)
+
+
+def test_answer_scores_accuracy_citations_and_refusals() -> None:
+    answer = {
+        "answer": "The tower is 38 m tall; Thomas Ellery designed it [1][2].",
+        "citations": [{"document": "a.pdf", "page": 4}, {"document": "a.pdf", "page": 1, "page_end": 1}],
+        "finish_reason": "stop",
+        "metrics": {"ttft_ms": 900.0, "tokens_per_s": 30.0},
+    }
+    right = scoring.score_answer(_question(), answer)
+    assert right.correct and not right.refusal
+    assert [c["right"] for c in right.cited] == [True, False]
+    assert right.support_rate is None
+    refusal = {"answer": "The documents do not cover this.", "citations": []}
+    refused = scoring.score_answer(_question(), refusal)
+    assert refused.refusal and not refused.correct
+    unanswerable = scoring.score_answer(_question(kind="unanswerable"), refusal)
+    assert unanswerable.correct
+    summary = scoring.summarize_answers([right, refused, unanswerable])
+    assert summary["accuracy"] == pytest.approx(2 / 3)
+    assert summary["citation_precision"] == 0.5
+    assert summary["with_correct_citation"] == 0.5
+    assert summary["false_refusals"] == 0.5
+    assert summary["refusal_unanswerable"] == 1.0
+    assert summary["support_rate"] is None
