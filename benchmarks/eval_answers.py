@@ -128,11 +128,19 @@ def run_answers(folio: Folio, questions: Sequence[Question], max_tokens: int) ->
     return records
 
 
-def load_baseline() -> dict[str, Any] | None:
+def load_baseline(ids: set[str]) -> tuple[dict[str, Any], str] | None:
+    """The baseline's retrieval summary over the questions of this run, and a note saying which."""
     if not BASELINE.is_file():
         return None
-    data: dict[str, Any] = json.loads(BASELINE.read_text(encoding="utf-8"))
-    return data
+    data = json.loads(BASELINE.read_text(encoding="utf-8"))
+    records = [scoring.retrieval_record_from_json(r) for r in data["questions"] if r["id"] in ids]
+    if not records:
+        return None
+    missing = len(ids) - len(records)
+    note = f"before = {BASELINE.relative_to(REPO)} ({data['date']}, {data['embedder_name']})"
+    if missing:
+        note += f"; {missing} question(s) of this run are not in it"
+    return scoring.by_language(records, scoring.summarize_retrieval), note
 
 
 def main(argv: Sequence[str] | None = None) -> int:
@@ -158,11 +166,11 @@ def main(argv: Sequence[str] | None = None) -> int:
             folio.close()
 
     retrieval_summary = scoring.by_language(retrieval, scoring.summarize_retrieval)
-    baseline = load_baseline()
+    baseline = load_baseline({r.id for r in retrieval})
     print(f"\n## Retrieval ({embedder.name}, {len(retrieval)} questions with answer pages)\n")
     if baseline:
-        print(f"before = {BASELINE.relative_to(REPO)} ({baseline.get('date', '?')}), after = this run\n")
-    print(report.table(retrieval_summary, report.RETRIEVAL_COLUMNS, (baseline or {}).get("retrieval")))
+        print(f"{baseline[1]}; after = this run\n")
+    print(report.table(retrieval_summary, report.RETRIEVAL_COLUMNS, baseline[0] if baseline else None))
     answer_summary: dict[str, Any] = {}
     if answers:
         answer_summary = scoring.by_language(answers, scoring.summarize_answers)
@@ -191,7 +199,9 @@ def main(argv: Sequence[str] | None = None) -> int:
         if any(selection.values()):
             raise SystemExit("--save-baseline needs the whole question set (no --lang/--limit/--ids)")
         saved = {k: document[k] for k in ("date", "embedder", "library")}
+        saved["embedder_name"] = embedder.name
         saved["retrieval"] = retrieval_summary
+        saved["questions"] = document["retrieval"]
         BASELINE.write_text(json.dumps(saved, ensure_ascii=False, indent=1), encoding="utf-8")
         print(f"wrote {BASELINE.relative_to(REPO)}")
     return 0

@@ -34,6 +34,13 @@ class RetrievalRecord:
     latency_ms: float
 
 
+def retrieval_record_from_json(data: dict[str, Any]) -> RetrievalRecord:
+    """A record read back from a results file (JSON turned the recall keys into strings)."""
+    fields = dict(data)
+    fields["recall"] = {int(k): float(v) for k, v in data["recall"].items()}
+    return RetrievalRecord(**fields)
+
+
 def score_retrieval(question: Question, hits: Sequence[Any], latency_ms: float) -> RetrievalRecord:
     """`hits` are app.core.passage.Hit (anything with document, page and page_end)."""
     first: int | None = None
