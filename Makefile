@@ -37,6 +37,11 @@ lint: setup
 test: setup lint
 	QT_QPA_PLATFORM=offscreen $(BIN)/python -m pytest
 
+# Answer-quality and retrieval eval (benchmarks/eval/questions.json); e.g. EVAL_ARGS="--retrieval-only".
+.PHONY: eval
+eval: setup
+	$(BIN)/python benchmarks/eval_answers.py $(EVAL_ARGS)
+
 # The Linux bundle (PyInstaller, packaging/folio.spec) and dist/folio_<version>_amd64.deb.
 package: setup
 	packaging/build_deb.sh
