@@ -30,14 +30,14 @@ class Calibration:
     """
 
     number_boost: float = 1.0  # a number weighs this much more than a word of the same rarity
-    embedding_share: float = 0.5  # share of the embedding cosine in the mix, Latin sentences
-    embedding_share_cjk: float = 0.3  # the same for CJK sentences (an English embedder reads them poorly)
-    cosine_floor: float = 0.15  # cosine that counts as no evidence
-    cosine_ceiling: float = 0.65  # cosine that counts as full evidence
+    embedding_share: float = 0.1  # weight of the embedding evidence (noisy-or with the lexical), Latin
+    embedding_share_cjk: float = 0.0  # the same for CJK sentences (the English embedder reads them poorly)
+    cosine_floor: float = 0.4  # cosine that counts as no evidence
+    cosine_ceiling: float = 0.6  # cosine that counts as full evidence
     missing_here: float = 0.65  # factor lost per number/name absent from this passage
     missing_everywhere: float = 0.65  # factor lost per number/name absent from every passage
-    threshold: float = 0.35  # supported from here, lexical evidence only
-    threshold_embedded: float = 0.5  # supported from here, with embeddings
+    threshold: float = 0.375  # supported from here, lexical evidence only
+    threshold_embedded: float = 0.4  # supported from here, with embeddings
 
 
 CALIBRATION = Calibration()
@@ -216,9 +216,9 @@ class _Scores:
         held = [self._passages[i].terms for i in indices]
         found = sum(w for term, w in self._weights.items() if any(term in h for h in held))
         score = found / self._total if self._total > 0 else 0.0
-        if self._semantic is not None:
-            semantic = max(self._semantic[i] for i in indices)
-            score = (1.0 - self._share) * score + self._share * semantic
+        if self._semantic is not None:  # either signal may carry the evidence (a noisy-or)
+            semantic = self._share * max(self._semantic[i] for i in indices)
+            score = 1.0 - (1.0 - score) * (1.0 - semantic)
         absent_here = sum(1 for term in self._required if not any(term in h for h in held)) - self._nowhere
         score *= (1.0 - self._calibration.missing_here) ** absent_here
         return score * (1.0 - self._calibration.missing_everywhere) ** self._nowhere
