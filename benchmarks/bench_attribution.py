@@ -20,7 +20,7 @@ import sys
 import time
 from collections.abc import Callable
 from pathlib import Path
-from typing import Any
+from typing import Any, TypeVar
 
 ROOT = Path(__file__).resolve().parents[1]
 sys.path.insert(0, str(ROOT))
@@ -28,9 +28,11 @@ sys.path.insert(0, str(ROOT))
 import numpy as np  # noqa: E402
 
 from app.core import paths  # noqa: E402
-from app.core.answering.support import Attribution, attribute  # noqa: E402
+from app.core.answering.sentences import split_sentences  # noqa: E402
+from app.core.answering.support import attribute  # noqa: E402
 from app.core.embed.embedder import Embedder  # noqa: E402
 
+T = TypeVar("T")
 RESULTS = ROOT / "benchmarks" / "results" / "attribution.json"
 GOAL_MS = 50.0
 SUBJECTS = [
@@ -95,17 +97,19 @@ def build(rng: random.Random) -> tuple[list[str], str]:
         marker = [f" [{n + 1}]", f" [{(n + 3) % 8 + 1}]", ""][i % 3]  # right, wrong, none
         short = v["short"]
         claims = [
-            f"The {short} dates from {v['year']}, when the {v['builder']} company finished it{marker}.",
+            f"The {short} dates from {v['year']}, when the {v['builder']} company finished it after "
+            f"{v['k']} years of planning{marker}.",
             f"According to the survey of {v['year2']}, about {v['c']} people visited the {short}{marker}.",
             f"Adults pay {v['price']} pounds a ticket, while children under {v['age']} go in free{marker}.",
-            f"The council spends {v['money']} pounds every year on the upkeep of the {short}{marker}.",
+            f"The council spends {v['money']} pounds every year on the upkeep of the {short} and its "
+            f"surroundings{marker}.",
         ]
         lines.append(claims[i % len(claims)])
     lines[-1] = f"The {table[5]['short']} was moved inland in 1999 to save it from the sea."  # invented
     return passages, lines[0] + " ".join(lines[1:])
 
 
-def timed(function: Callable[[], Attribution], runs: int) -> tuple[dict[str, float], Attribution]:
+def timed(function: Callable[[], T], runs: int) -> tuple[dict[str, float], T]:
     function()  # warm-up
     samples: list[float] = []
     result = function()
@@ -138,6 +142,9 @@ def main() -> None:
             sentence_vectors.update(zip(missing, embedder.embed(missing), strict=True))
         return np.stack([sentence_vectors[t] for t in texts])
 
+    load_before = os.getloadavg()[0]
+    bodies = [s.body for s in split_sentences(answer)]
+    embedding, _ = timed(lambda: embedder.embed(bodies), args.runs)  # the model call alone
     lexical, _ = timed(lambda: attribute(answer, passages), args.runs)
     scoring, _ = timed(
         lambda: attribute(answer, passages, passage_vectors=passage_vectors, embed=remembered), args.runs
@@ -154,6 +161,8 @@ def main() -> None:
         "lexical_only": lexical,
         "with_embeddings_precomputed": scoring,
         "with_sentence_embedding": full,
+        "sentence_embedding_alone": embedding,
+        "load_average_1min": [round(load_before, 2), round(os.getloadavg()[0], 2)],
         "goal_ms": GOAL_MS,
         "verdicts": {
             "support_rate": result.support_rate,
@@ -174,12 +183,15 @@ def main() -> None:
         ("lexical only", lexical),
         ("embedding cosines, sentence vectors cached", scoring),
         ("full: sentences embedded in one batch", full),
+        ("(the embedder call alone)", embedding),
     ):
         verdict = "ok" if figures["median_ms"] < GOAL_MS else "over goal"
         print(
             f"{label:44} median {figures['median_ms']:7.2f} ms  p95 {figures['p95_ms']:7.2f} ms  ({verdict})"
         )
-    print(f"verdicts: {report['verdicts']}")
+    print(
+        f"verdicts: {report['verdicts']}; load average {report['load_average_1min']} on {os.cpu_count()} cpus"
+    )
     print(f"wrote {RESULTS.relative_to(ROOT)}")
 
 

@@ -13,6 +13,7 @@ from app.core.script import CJK_CHAR
 
 # CJK letters: the CJK blocks without their punctuation (what NFKC leaves of it is in U+3000–U+303F).
 _CJK_LETTERS = rf"(?:(?![\u3000-\u303f\uff00-\uff65])[{CJK_CHAR}])"
+_CJK_LETTER = re.compile(_CJK_LETTERS)
 _TOKEN = re.compile(
     rf"(?P<cjk>{_CJK_LETTERS}+)|(?P<num>\d+(?:[.,]\d+)*)|(?P<word>(?:(?![{CJK_CHAR}])[^\W\d_])+)"
 )
@@ -138,7 +139,7 @@ def background(term: str) -> float:
     """How common a term is in any text, 0 (specific) to 1 (a function word)."""
     if is_number(term):
         return 0.0
-    if re.match(_CJK_LETTERS, term):
+    if _CJK_LETTER.match(term):
         return sum(char in _CJK_FUNCTION for char in term) / len(term)
     return 0.6 if term in _common_stems() else 0.0
 
@@ -148,7 +149,7 @@ def specifics(text: str) -> set[str]:
     words past the first, Latin words in CJK text) and the terms of quoted phrases."""
     found = {term for term in terms(text) if is_number(term)}
     words = list(_LATIN_WORD.finditer(text))
-    cjk = re.search(_CJK_LETTERS, text) is not None
+    cjk = _CJK_LETTER.search(text) is not None
     for index, word in enumerate(words):
         token = word.group()
         name = _NAME.fullmatch(token) is not None

@@ -6,7 +6,7 @@ import re
 from dataclasses import dataclass
 
 from app.core.prompt.citations import marker_numbers
-from app.core.script import CJK_CHAR
+from app.core.script import CJK_CHAR, is_cjk
 
 # A bracketed run is a citation marker when marker_numbers() reads numbers from it (THE marker syntax).
 _BRACKETED = re.compile(r"\[[^\[\]\n]{1,40}\]|【[^【】\n]{1,40}】|［[^［］\n]{1,40}］")
@@ -95,6 +95,8 @@ _NUMBER_ABBREVIATIONS = frozenset({"no", "nos", "p", "pp", "vol", "fig", "ch", "
 _WORD_BEFORE = re.compile(r"([A-Za-z](?:[A-Za-z]*|(?:\.[A-Za-z])+))$")
 _MARKDOWN = re.compile(r"\*\*|__|`|(?<!\w)[*_](?=\w)|(?<=\w)[*_](?!\w)")
 _SPACES = re.compile(r"\s+")
+_SPACE_BEFORE_STOP = re.compile(r"\s+([.,;:!?。，；：！？])")
+_WORD_CHAR = re.compile(r"[^\W_]")
 
 
 @dataclass(frozen=True)
@@ -127,7 +129,7 @@ def _is_full_stop(text: str, start: int, end: int, protected: list[tuple[int, in
         following += 1
     if following < len(text):
         nxt = text[following]
-        if not (nxt.isspace() or nxt in _OPENERS or re.match(f"[{CJK_CHAR}]", nxt)):
+        if not (nxt.isspace() or nxt in _OPENERS or is_cjk(nxt)):
             return False  # 3.5, 1.2.3, v2.0.1, R-intro.pdf, e.g.x
     if text[start:end] != ".":
         return True  # "!", "?", "?!", "..."
@@ -140,7 +142,7 @@ def _is_full_stop(text: str, start: int, end: int, protected: list[tuple[int, in
     if token in _NUMBER_ABBREVIATIONS:
         return not next_char.isdigit()
     if token in _FINAL_ABBREVIATIONS:
-        return not next_char or next_char.isupper() or bool(re.match(f"[{CJK_CHAR}]", next_char))
+        return not next_char or next_char.isupper() or is_cjk(next_char)
     if token in _ABBREVIATIONS or "." in token:
         return False
     # An initial ("J. Smith"), not a one-letter word at the end of a sentence ("... plan B.").
@@ -200,12 +202,12 @@ def _body(text: str, start: int, end: int, markers: list[tuple[int, int]]) -> st
             position = b
     pieces.append(text[position:end])
     body = _MARKDOWN.sub("", "".join(pieces))
-    body = re.sub(r"\s+([.,;:!?。，；：！？])", r"\1", body)  # "31 m [1]." -> "31 m."
+    body = _SPACE_BEFORE_STOP.sub(r"\1", body)  # "31 m [1]." -> "31 m."
     return _SPACES.sub(" ", body).strip()
 
 
 def _has_words(text: str) -> bool:
-    return re.search(r"[^\W_]", text) is not None
+    return _WORD_CHAR.search(text) is not None
 
 
 def split_sentences(text: str) -> list[Sentence]:

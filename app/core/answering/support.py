@@ -30,14 +30,14 @@ class Calibration:
     """
 
     number_boost: float = 1.0  # a number weighs this much more than a word of the same rarity
-    embedding_share: float = 0.5  # share of the embedding cosine in the mix, Latin sentences
-    embedding_share_cjk: float = 0.3  # the same for CJK sentences (an English embedder reads them poorly)
-    cosine_floor: float = 0.15  # cosine that counts as no evidence
-    cosine_ceiling: float = 0.65  # cosine that counts as full evidence
+    embedding_share: float = 0.1  # weight of the embedding evidence (noisy-or with the lexical), Latin
+    embedding_share_cjk: float = 0.0  # the same for CJK sentences (the English embedder reads them poorly)
+    cosine_floor: float = 0.4  # cosine that counts as no evidence
+    cosine_ceiling: float = 0.6  # cosine that counts as full evidence
     missing_here: float = 0.65  # factor lost per number/name absent from this passage
     missing_everywhere: float = 0.65  # factor lost per number/name absent from every passage
-    threshold: float = 0.35  # supported from here, lexical evidence only
-    threshold_embedded: float = 0.5  # supported from here, with embeddings
+    threshold: float = 0.375  # supported from here, lexical evidence only
+    threshold_embedded: float = 0.4  # supported from here, with embeddings
 
 
 CALIBRATION = Calibration()
@@ -140,19 +140,14 @@ def _kind(value: str) -> Kind:
 
 
 class _Passage:
-    """A passage's text and terms; its sentences (with their terms) worked out once, when first cited."""
+    """A passage's text, its sentences with their terms, and all its terms."""
 
     def __init__(self, text: str) -> None:
         self.text = text
-        self.terms = frozenset(terms(normalize(text)))
-        self._pieces: list[tuple[Span, frozenset[str]]] | None = None
-
-    def pieces(self) -> list[tuple[Span, frozenset[str]]]:
-        if self._pieces is None:
-            self._pieces = [
-                ((s.start, s.end), frozenset(terms(normalize(s.body)))) for s in split_sentences(self.text)
-            ]
-        return self._pieces
+        self.pieces = [
+            ((s.start, s.end), frozenset(terms(normalize(s.body)))) for s in split_sentences(text)
+        ]
+        self.terms = frozenset().union(*(piece_terms for _, piece_terms in self.pieces))
 
 
 def _kind_of(sentence: Sentence) -> Kind:
@@ -200,8 +195,11 @@ class _Scores:
         self._weights = {term: weights.weight(term, calibration.number_boost) for term in self.terms}
         self._total = sum(self._weights.values())
         self._required = specifics(text)
-        self._passages = passages
-        self._nowhere = sum(1 for term in self._required if all(term not in p.terms for p in passages))
+        # the sentence's terms and required terms each passage holds
+        wanted = self._required.union(self.terms)
+        self._held = [frozenset(t for t in wanted if t in p.terms) for p in passages]
+        anywhere = frozenset().union(*self._held)
+        self._nowhere = sum(1 for term in self._required if term not in anywhere)
         self._share = calibration.embedding_share_cjk if has_cjk(text) else calibration.embedding_share
         self._calibration = calibration
         self._semantic: list[float] | None = None
@@ -213,23 +211,21 @@ class _Scores:
 
     def support(self, indices: Sequence[int]) -> float:
         """Support in [0, 1] by the passages at `indices` (0-based) taken together."""
-        held = [self._passages[i].terms for i in indices]
-        found = sum(w for term, w in self._weights.items() if any(term in h for h in held))
+        held = frozenset().union(*(self._held[i] for i in indices))
+        found = sum(self._weights.get(t, 0.0) for t in held)
         score = found / self._total if self._total > 0 else 0.0
-        if self._semantic is not None:
-            semantic = max(self._semantic[i] for i in indices)
-            score = (1.0 - self._share) * score + self._share * semantic
-        absent_here = sum(1 for term in self._required if not any(term in h for h in held)) - self._nowhere
+        if self._semantic is not None:  # either signal may carry the evidence (a noisy-or)
+            semantic = self._share * max(self._semantic[i] for i in indices)
+            score = 1.0 - (1.0 - score) * (1.0 - semantic)
+        absent_here = sum(1 for term in self._required if term not in held) - self._nowhere
         score *= (1.0 - self._calibration.missing_here) ** absent_here
         return score * (1.0 - self._calibration.missing_everywhere) ** self._nowhere
 
     def adds(self, index: int, others: Sequence[int]) -> bool:
         """Whether passage `index` holds its own part of the sentence, which `others` lack: a fair share
         of the term weight, in two terms or more, not only numbers (a year alone is no part)."""
-        held = [self._passages[i].terms for i in others]
-        own = self._passages[index].terms
-        added = [t for t in self._weights if t in own and not any(t in h for h in held)]
-        gain = sum(self._weights[t] for t in added)
+        added = self._held[index].difference(*(self._held[i] for i in others))
+        gain = sum(self._weights.get(t, 0.0) for t in added)
         return gain >= PART_SHARE * self._total > 0 and len(added) > 1 and not all(map(is_number, added))
 
 
@@ -244,7 +240,7 @@ def _evidence_spans(
     covered: set[str] = set()
     while len(chosen) < 3:
         best_gain, best_span, best_terms = 0.0, None, frozenset[str]()
-        for span, piece_terms in passage.pieces():
+        for span, piece_terms in passage.pieces:
             if span in chosen:
                 continue
             gain = sum(w for term, w in wanted.items() if term in piece_terms and term not in covered)
