@@ -10,7 +10,7 @@ Prints one line per question and Markdown tables; writes benchmarks/results/eval
 
 Usage: .venv/bin/python benchmarks/eval_answers.py [--model GGUF] [--embedder DIR] [--lang zh|en]
        [--limit N] [--ids en-01,zh-03] [--retrieval-only] [--max-tokens 256] [--threads N]
-       [--save-baseline]
+       [--ttft-target S] [--save-baseline]
 """
 
 from __future__ import annotations
@@ -57,6 +57,13 @@ def parse_args(argv: Sequence[str] | None = None) -> argparse.Namespace:
     parser.add_argument("--max-tokens", type=int, default=256, help="answer length limit (default 256)")
     parser.add_argument("--threads", type=int, default=0, help="llama.cpp threads (0: automatic)")
     parser.add_argument(
+        "--ttft-target",
+        type=float,
+        default=0.0,
+        help="seconds; the TTFT-driven passage budget (default 0: off, so that which passages reach "
+        "the prompt does not depend on how busy the machine is; the app's default is 8)",
+    )
+    parser.add_argument(
         "--save-baseline", action="store_true", help=f"store the retrieval figures as {BASELINE.name}"
     )
     parser.add_argument("--questions", type=Path, help="another question set file")
@@ -87,6 +94,7 @@ def eval_settings(args: argparse.Namespace) -> Settings:
         temperature=0.0,
         seed=SEED,
         max_tokens=args.max_tokens,
+        ttft_target_s=args.ttft_target,
     )
 
 
@@ -174,7 +182,8 @@ def main(argv: Sequence[str] | None = None) -> int:
     answer_summary: dict[str, Any] = {}
     if answers:
         answer_summary = scoring.by_language(answers, scoring.summarize_answers)
-        print(f"\n## Answers ({model.name}, max {args.max_tokens} tokens, greedy, seed {SEED})\n")
+        budget = f"TTFT target {args.ttft_target:g} s" if args.ttft_target else "no TTFT passage budget"
+        print(f"\n## Answers ({model.name}, max {args.max_tokens} tokens, greedy, seed {SEED}, {budget})\n")
         print(report.table(answer_summary, report.ANSWER_COLUMNS))
 
     selection = {"lang": args.lang, "limit": args.limit, "ids": args.ids}

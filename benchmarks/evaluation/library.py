@@ -28,6 +28,7 @@ INGEST_CODE = (
     "app/core/script.py",
     "app/core/passage.py",
 )
+VECTOR_FILE_SUFFIXES = {".safetensors", ".bin", ".json", ".txt", ".model", ".onnx"}
 INGEST_SETTINGS = ("chunk_tokens", "chunk_overlap_tokens", "embed_model_dir")
 
 
@@ -37,10 +38,18 @@ def _hash_files(files: Iterable[Path], root: Path, digest: Any) -> None:
         digest.update(hashlib.sha256(file.read_bytes()).digest())
 
 
+def _shapes_vectors(file: Path, model_dir: Path) -> bool:
+    """Weights, configuration and tokenizer files; not READMEs, markers or hidden files."""
+    parts = file.relative_to(model_dir).parts
+    hidden = any(part.startswith(".") for part in parts)
+    return file.is_file() and not hidden and file.suffix in VECTOR_FILE_SUFFIXES and not file.stem.isupper()
+
+
 def embedder_identity(model_dir: Path) -> str:
-    """SHA-256 over the embedding model folder's files (names and contents), not its name."""
+    """SHA-256 over the embedding model's weights and configuration (names and contents), not the
+    folder's name; a README or marker written into the folder does not change it."""
     digest = hashlib.sha256()
-    _hash_files((p for p in model_dir.rglob("*") if p.is_file()), model_dir, digest)
+    _hash_files((p for p in model_dir.rglob("*") if _shapes_vectors(p, model_dir)), model_dir, digest)
     return digest.hexdigest()
 
 

@@ -25,6 +25,7 @@ ANSWER_COLUMNS = (
     ("refusal_unanswerable", "refusal on unanswerable"),
     ("false_refusals", "false refusals"),
     ("complete", "complete"),
+    ("without_passages", "no passage in prompt"),
     ("ttft_p50_ms", "TTFT p50 ms"),
     ("tokens_per_s_p50", "tok/s p50"),
 )
@@ -63,6 +64,8 @@ def answer_line(record: AnswerRecord) -> str:
     refusal = "refused" if record.refusal else "answered"
     expected = _pages(record.expected) if record.answerable else "none (unanswerable)"
     finish = "" if record.finish_reason == "stop" else f" [{record.finish_reason}]"
+    if not record.extra.get("passages_used"):
+        finish += " [no passage in the prompt]"
     return (
         f"{record.id:6} {record.lang} {mark:2} cited [{cited or '-'}] want [{expected}] {refusal}{finish}"
         f"  | {_short(record.answer)}"

@@ -143,6 +143,7 @@ def score_answer(question: Question, data: dict[str, Any]) -> AnswerRecord:
         for c in data.get("citations") or []
     ]
     metrics = data.get("metrics") or {}
+    budget = data.get("budget") or {}
     support = data.get("support_rate")
     return AnswerRecord(
         id=question.id,
@@ -159,7 +160,13 @@ def score_answer(question: Question, data: dict[str, Any]) -> AnswerRecord:
         ttft_ms=metrics.get("ttft_ms"),
         tokens_per_s=metrics.get("tokens_per_s"),
         error=data.get("error"),
-        extra={"grounded": data.get("grounded"), "completion_tokens": metrics.get("completion_tokens")},
+        extra={
+            "grounded": data.get("grounded"),
+            "completion_tokens": metrics.get("completion_tokens"),
+            "prompt_tokens": metrics.get("prompt_tokens"),
+            "passages_used": len(budget.get("passages_used") or []),
+            "passages_dropped": len(budget.get("passages_dropped") or []),
+        },
     )
 
 
@@ -187,6 +194,7 @@ def summarize_answers(records: Sequence[AnswerRecord]) -> dict[str, Any]:
         "refusal_unanswerable": _mean(1.0 if r.refusal else 0.0 for r in unanswerable),
         "false_refusals": _mean(1.0 if r.refusal else 0.0 for r in answerable),
         "complete": _mean(1.0 if r.finish_reason == "stop" else 0.0 for r in records),
+        "without_passages": _mean(1.0 if not r.extra.get("passages_used") else 0.0 for r in records),
         "ttft_p50_ms": percentile([r.ttft_ms for r in records if r.ttft_ms is not None], 50),
         "tokens_per_s_p50": percentile([r.tokens_per_s for r in records if r.tokens_per_s is not None], 50),
     }

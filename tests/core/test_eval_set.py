@@ -142,6 +142,7 @@ def test_answer_scores_accuracy_citations_and_refusals() -> None:
         "citations": [{"document": "a.pdf", "page": 4}, {"document": "a.pdf", "page": 1, "page_end": 1}],
         "finish_reason": "stop",
         "metrics": {"ttft_ms": 900.0, "tokens_per_s": 30.0},
+        "budget": {"passages_used": [11, 12], "passages_dropped": []},
     }
     right = scoring.score_answer(_question(), answer)
     assert right.correct and not right.refusal
@@ -159,3 +160,4 @@ def test_answer_scores_accuracy_citations_and_refusals() -> None:
     assert summary["false_refusals"] == 0.5
     assert summary["refusal_unanswerable"] == 1.0
     assert summary["support_rate"] is None
+    assert summary["without_passages"] == pytest.approx(2 / 3)
