@@ -9,6 +9,7 @@ import unicodedata
 from collections.abc import Iterable, Sequence
 from dataclasses import dataclass
 
+from app.core.answering.numbers import spell_numbers
 from app.core.script import CJK_CHAR
 
 # CJK letters: the CJK blocks without their punctuation (what NFKC leaves of it is in U+3000–U+303F).
@@ -109,9 +110,10 @@ def _cjk_terms(run: str) -> list[str]:
 
 def terms(text: str) -> list[str]:
     """Content terms of normalised text in order: stemmed Latin words without stopwords (one-letter
-    words only when written as capitals, e.g. "R"), numbers ("4,095" → "4095"), CJK bigrams."""
+    words only when written as capitals, e.g. "R"), numbers ("4,095" → "4095", "thirty-one" → "31",
+    "三十一" → "31"), CJK bigrams."""
     out: list[str] = []
-    for match in _TOKEN.finditer(text):
+    for match in _TOKEN.finditer(spell_numbers(text)):
         kind = match.lastgroup
         token = match.group()
         if kind == "cjk":

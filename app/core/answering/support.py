@@ -144,9 +144,7 @@ class _Passage:
 
     def __init__(self, text: str) -> None:
         self.text = text
-        self.pieces = [
-            ((s.start, s.end), frozenset(terms(normalize(s.body)))) for s in split_sentences(text)
-        ]
+        self.pieces = [((s.start, s.end), frozenset(terms(normalize(s.body)))) for s in split_sentences(text)]
         self.terms = frozenset().union(*(piece_terms for _, piece_terms in self.pieces))
 
 
