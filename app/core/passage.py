@@ -21,6 +21,9 @@ class Hit:
     text: str
     score: float  # fused rank score (reciprocal rank fusion), higher is better
     similarity: float  # cosine similarity of query and chunk embeddings, in [-1, 1]
+    # Documents without pages (DOCX, HTML, EPUB): heading path and paragraph, "Guide › Install, ¶ 2";
+    # `page` is then the 1-based section number. "" for PDF and text pages.
+    section: str = ""
 
     def to_json(self) -> dict[str, Any]:
         return {
@@ -32,6 +35,7 @@ class Hit:
             "similarity": round(self.similarity, 4),
             "text": self.text,
             "chunk_id": self.chunk_id,
+            "section": self.section,
         }
 
 

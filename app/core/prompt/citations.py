@@ -30,6 +30,7 @@ class Citation:
     char_start: int
     char_end: int
     text: str
+    section: str = ""  # heading path and paragraph for documents without pages (see Hit.section)
 
     def to_json(self) -> dict[str, Any]:
         return {
@@ -42,6 +43,7 @@ class Citation:
             "char_end": self.char_end,
             "text": self.text,
             "chunk_id": self.chunk_id,
+            "section": self.section,
         }
 
     @classmethod
@@ -56,6 +58,7 @@ class Citation:
             char_start=int(data.get("char_start", 0)),
             char_end=int(data.get("char_end", 0)),
             text=str(data.get("text", "")),
+            section=str(data.get("section", "")),
         )
 
 
@@ -95,6 +98,7 @@ def parse_citations(text: str, passages: Sequence[Hit]) -> tuple[list[Citation],
                     char_start=hit.char_start,
                     char_end=hit.char_end,
                     text=hit.text,
+                    section=hit.section,
                 )
             )
         else:
