@@ -33,7 +33,7 @@ class ExtractLimits:
 
     base_seconds: float = 60.0
     seconds_per_mib: float = 15.0
-    ocr_seconds_per_page: float = 120.0
+    ocr_seconds_per_page: float = 300.0  # a dense page takes ~60 s on 2 busy cores
     memory_bytes: int = 3 * 1024**3
 
     def seconds_for(self, size: int) -> float:
