@@ -116,8 +116,10 @@ class LibraryModel(QAbstractTableModel):
 
     def _status(self, document: DocumentInfo) -> str:
         status = self.tr("indexed") if document.status == "ready" else document.status
-        if document.ocr_pages:
-            status += " · " + self.tr("%n page(s) read by OCR", "", document.ocr_pages)
+        if document.ocr_pages == 1:
+            status += " · " + self.tr("1 page read by OCR")
+        elif document.ocr_pages:
+            status += " · " + self.tr("{0} pages read by OCR").format(document.ocr_pages)
         return status
 
     def _document_data(self, document: DocumentInfo, column: int, role: int) -> Any:
@@ -125,15 +127,15 @@ class LibraryModel(QAbstractTableModel):
             return (document.name, document.pages, document.chunks, self._status(document))[column]
         if role == Qt.ItemDataRole.ToolTipRole:
             if document.kind in SECTION_KINDS:
-                size = self.tr("%n section(s)", "", document.pages)
+                size = self.tr("{0} sections").format(document.pages)
             else:
-                size = self.tr("%n page(s)", "", document.pages)
+                size = self.tr("{0} pages").format(document.pages)
             tip = self.tr("{0}\n{1} · {2} chunks · {3:.1f} MB").format(
                 document.path, size, document.chunks, document.size / 1_000_000
             )
             if document.ocr_pages:
-                tip += "\n" + self.tr(
-                    "%n page(s) had no text layer and were read by OCR", "", document.ocr_pages
+                tip += "\n" + self.tr("{0} of them had no text layer and were read by OCR").format(
+                    document.ocr_pages
                 )
             return tip
         if role == Qt.ItemDataRole.TextAlignmentRole and column in (1, 2):
