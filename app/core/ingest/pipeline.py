@@ -29,9 +29,10 @@ from app.core.store.library import DocumentInfo, LibraryStore, NewChunk
 EMBED_BATCH = 64
 # Fewer non-space characters than this per page: no text layer (a scan with page numbers at most).
 MIN_TEXT_CHARS_PER_PAGE = 3
-# How many text pages one OCR'd page weighs in progress and time left: text pages take ~0.1 s
-# to read, chunk and embed here, a page read by OCR ~4 s (benchmarks/bench_ocr.py, 2 shared cores).
-OCR_PAGE_WEIGHT = 30.0
+# How many text pages one OCR'd page weighs in progress and time left. Measured on 2 busy cores:
+# a dense text page takes ~1.9 s to read, chunk and embed (GeoTopo, 117 pages), a page read by
+# OCR ~35 s (benchmarks/bench_ocr.py, 150 dpi) plus its embedding.
+OCR_PAGE_WEIGHT = 20.0
 
 
 @dataclass(frozen=True)
