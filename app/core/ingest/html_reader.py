@@ -7,16 +7,16 @@ the page marks its main content (<main>, <article>, role="main"), only that is r
 from __future__ import annotations
 
 import re
-from collections.abc import Iterator
+from collections.abc import Callable, Iterator
 from pathlib import Path
 from typing import Any
 
 from app.core.ingest.page import PageContent
 from app.core.ingest.sections import SectionBuilder
 
-# Never content: removed wherever they are.
+# Never content: removed wherever they are. (Not <form>: some sites wrap the whole page in one.)
 _NOISE = (
-    "script, style, noscript, template, iframe, object, embed, svg, canvas, form, button, select, "
+    "script, style, noscript, template, iframe, object, embed, svg, canvas, button, select, textarea, "
     "nav, aside, dialog, [role=navigation], [role=search], [role=complementary], [aria-hidden=true], "
     "[hidden]"
 )
@@ -37,7 +37,7 @@ class HtmlUnreadable(Exception):
     """The markup could not be parsed; the message says why."""
 
 
-def decode_html(data: bytes, fallback: Any) -> str:
+def decode_html(data: bytes, fallback: Callable[[bytes], str]) -> str:
     """Text of an HTML file: its declared charset if it names one Python knows, else `fallback`
     (the text reader's BOM / UTF-8 / GB18030 / cp1252 guess)."""
     declared = _CHARSET.search(data[:4096])
@@ -46,8 +46,7 @@ def decode_html(data: bytes, fallback: Any) -> str:
             return data.decode(declared.group(1).decode("ascii").lower())
         except (LookupError, UnicodeDecodeError):
             pass
-    text: str = fallback(data)
-    return text
+    return fallback(data)
 
 
 def _is_inside(node: Any, selectors: tuple[str, ...]) -> bool:
@@ -134,7 +133,7 @@ def read_markup(markup: str, builder: SectionBuilder) -> str:
     return title
 
 
-def read_html(path: Path, decode: Any) -> Iterator[PageContent]:
+def read_html(path: Path, decode: Callable[[bytes], str]) -> Iterator[PageContent]:
     from app.core.ingest.readers import UnreadableFile
 
     data = path.read_bytes()

@@ -12,7 +12,7 @@ from pathlib import Path
 from typing import Any
 
 from app.core.ingest.normalize import normalize_text
-from app.core.ingest.page import OcrStarted, PageContent, PagePlan, ReadEvent
+from app.core.ingest.page import OcrStarted, PageContent, PagePlan, ReadEvent, TextBox
 
 # A text layer this thin (page numbers, a scanner's stamp) is not the page's text: OCR it.
 OCR_BELOW_CHARS = 16
@@ -56,7 +56,7 @@ class _Scanner:
                 found.append(index + 1)
         return tuple(found)
 
-    def recognise(self, index: int) -> tuple[str, tuple[Any, ...]] | None:
+    def recognise(self, index: int) -> tuple[str, tuple[TextBox, ...]] | None:
         """(normalised text, line boxes) of page `index` (0-based); None if it is blank."""
         from app.core.ingest.ocr import is_blank, layout_text, render_scale
 
