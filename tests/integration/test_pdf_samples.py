@@ -14,6 +14,9 @@ from app.core.qa import Folio
 from tests.conftest import CJK_BOOK, PDF_SAMPLES
 
 KNOWN_REASONS = ("password protected", "no text layer", "not a readable PDF: ")
+# The shared library ingests ~370 text pages and reads ~6 pages by OCR: on 2 busy cores that can
+# take more than the default 10 minutes (it is set up by the first test, inside its time limit).
+pytestmark = pytest.mark.timeout(1800)
 NO_TEXT_EVEN_BY_OCR = "no text layer, and OCR found no legible text on its pages (blank or pictures only?)"
 
 
