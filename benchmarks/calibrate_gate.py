@@ -18,11 +18,11 @@ from pathlib import Path
 
 sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
 
-from app.core.answering.gate import gate_score  # noqa: E402
-from app.core.config import Settings  # noqa: E402
-from app.core.qa import build_services  # noqa: E402
-from benchmarks.evaluation.dataset import REPO, load_questions  # noqa: E402
-from benchmarks.evaluation.library import prepared_library, working_copy  # noqa: E402
+from app.core.answering.gate import gate_score
+from app.core.config import Settings
+from app.core.qa import build_services
+from benchmarks.evaluation.dataset import REPO, load_questions
+from benchmarks.evaluation.library import prepared_library, working_copy
 
 RESULTS = REPO / "benchmarks" / "results" / "gate.json"
 

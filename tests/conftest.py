@@ -15,7 +15,8 @@ from app.core.ingest.pipeline import IngestReport
 from app.core.qa import Folio, build_services
 
 REPO = Path(__file__).resolve().parents[1]
-SHARED = REPO.parent / "shared"
+# ../shared beside the checkout; FOLIO_SHARED names it when the checkout is a worktree elsewhere.
+SHARED = Path(os.environ.get("FOLIO_SHARED", str(REPO.parent / "shared")))
 PDF_SAMPLES = SHARED / "pdf-samples"
 CJK_BOOK = PDF_SAMPLES / "cjk" / "debian-reference.zh-cn.pdf"
 

@@ -48,6 +48,8 @@ class Settings:
     # chunking, in embedder tokens
     chunk_tokens: int = 200
     chunk_overlap_tokens: int = 30
+    # ingestion: read PDF pages without a text layer (scans) by OCR, in the extraction worker
+    ocr_enabled: bool = True
 
     def chat_model_path(self) -> Path:
         return Path(self.model_path) if self.model_path else paths.default_chat_model()

@@ -21,6 +21,9 @@ class Hit:
     text: str
     score: float  # fused rank score (reciprocal rank fusion), higher is better
     similarity: float  # cosine similarity of query and chunk embeddings, in [-1, 1]
+    # Documents without pages (DOCX, HTML, EPUB): heading path and paragraph, "Guide › Install, ¶ 2";
+    # `page` is then the 1-based section number. "" for PDF and text pages.
+    section: str = ""
 
     def to_json(self) -> dict[str, Any]:
         return {
@@ -32,6 +35,7 @@ class Hit:
             "similarity": round(self.similarity, 4),
             "text": self.text,
             "chunk_id": self.chunk_id,
+            "section": self.section,
         }
 
 
@@ -67,6 +71,7 @@ class Citation:
     # "model": the model wrote this marker and the passage supports its sentence; "matched": Folio
     # found the passage that supports a sentence the model left uncited (or cited wrongly).
     source: str = "model"
+    section: str = ""  # heading path and paragraph for documents without pages (see Hit.section)
 
     def to_json(self) -> dict[str, Any]:
         return {
@@ -80,6 +85,7 @@ class Citation:
             "text": self.text,
             "chunk_id": self.chunk_id,
             "source": self.source,
+            "section": self.section,
         }
 
     @classmethod
@@ -96,6 +102,7 @@ class Citation:
             char_end=hit.char_end,
             text=hit.text,
             source=source,
+            section=hit.section,
         )
 
     @classmethod
@@ -111,6 +118,7 @@ class Citation:
             char_end=int(data.get("char_end", 0)),
             text=str(data.get("text", "")),
             source=str(data.get("source", "model")),
+            section=str(data.get("section", "")),
         )
 
 
@@ -124,3 +132,4 @@ class ChunkDraft:
     page_end: int
     char_end: int
     n_tokens: int
+    section: str = ""  # where it sits in a document without pages: "Guide › Install, ¶ 2"

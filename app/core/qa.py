@@ -21,6 +21,7 @@ from app.core.ingest.pipeline import Ingester, IngestReport, ProgressCallback
 from app.core.passage import SearchResult
 from app.core.retrieve import Retriever
 from app.core.store.conversations import ChatSummary
+from app.core.store.layers import PageLayerInfo
 from app.core.store.library import DocumentInfo, LibraryStore
 
 if TYPE_CHECKING:
@@ -151,6 +152,10 @@ class Folio:
 
     def documents(self) -> list[DocumentInfo]:
         return self.store.documents()
+
+    def page_layer(self, path: str, page: int) -> PageLayerInfo | None:
+        """The stored text of an OCR'd page (with its line boxes) or of a section, for the viewer."""
+        return self.store.page_layer(path, page)
 
     def remove(self, document: str | int) -> DocumentInfo:
         """Remove a document with its chunks, keyword rows and vectors."""

@@ -76,6 +76,7 @@ class Retriever:
                     text=row.text,
                     score=score,
                     similarity=float(np.dot(vector, query_vector)),
+                    section=row.section,
                 )
             )
         return SearchResult(query, hits, (time.perf_counter() - started) * 1000)

@@ -3,7 +3,7 @@
 from __future__ import annotations
 
 from pathlib import Path
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 from PySide6.QtCore import Qt
 from PySide6.QtGui import QAction, QCloseEvent, QDragEnterEvent, QDragMoveEvent, QDropEvent, QKeySequence
@@ -33,7 +33,15 @@ from app.gui.question_box import QuestionBox, has_local_files
 from app.gui.settings_dialog import SettingsDialog
 from app.gui.transcript import Transcript
 
-DOCUMENT_FILTER = QT_TRANSLATE_NOOP("MainWindow", "Documents (*.pdf *.txt *.md *.markdown);;All files (*)")
+if TYPE_CHECKING:
+    from app.core.store.layers import PageLayerInfo
+
+DOCUMENT_FILTER = QT_TRANSLATE_NOOP(
+    "MainWindow",
+    "Documents (*.pdf *.docx *.epub *.html *.htm *.xhtml *.txt *.md *.markdown);;"
+    "PDF (*.pdf);;Word (*.docx);;E-books (*.epub);;Web pages (*.html *.htm *.xhtml);;"
+    "Text and Markdown (*.txt *.md *.markdown);;All files (*)",
+)
 
 
 class MainWindow(QMainWindow):
@@ -204,9 +212,14 @@ class MainWindow(QMainWindow):
         self.add_paths(paths)
 
     # -- dialogs ---------------------------------------------------------------------------------
+    def page_layer(self, path: str, page: int) -> PageLayerInfo | None:
+        """The stored text of an OCR'd page or a section, for the viewer (one small read)."""
+        folio = self.app.folio
+        return folio.page_layer(path, page) if folio is not None else None
+
     def open_citation(self, citation: Citation, evidence: str = "") -> None:
         if self.viewer is None:
-            self.viewer = PdfViewer(self)
+            self.viewer = PdfViewer(self, layers=self.page_layer)
         self.viewer.show_citation(citation, evidence)
         self.viewer.show()
         self.viewer.raise_()

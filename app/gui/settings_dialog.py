@@ -6,6 +6,7 @@ from typing import Any
 
 from PySide6.QtCore import Qt
 from PySide6.QtWidgets import (
+    QCheckBox,
     QDialog,
     QDialogButtonBox,
     QDoubleSpinBox,
@@ -79,6 +80,12 @@ class SettingsDialog(QDialog):
         self.embed_dir.setPlaceholderText(str(settings.embed_model_path()))
         browse_embed = QPushButton(self.tr("Browse…"))
         browse_embed.clicked.connect(self._browse_embed)
+        self.ocr_enabled = QCheckBox(self.tr("Read scanned pages with OCR (Chinese and English)"))
+        self.ocr_enabled.setObjectName("ocrEnabled")
+        self.ocr_enabled.setChecked(settings.ocr_enabled)
+        self.ocr_enabled.setToolTip(
+            self.tr("PDF pages without a text layer are recognised on this computer; a few seconds a page.")
+        )
 
         form = QFormLayout()
         form.addRow(self.tr("Model file (GGUF)"), self._row(self.model_path, browse_model))
@@ -101,6 +108,7 @@ class SettingsDialog(QDialog):
         note.setWordWrap(True)
         note.setStyleSheet("color: palette(mid);")
         form.addRow("", note)
+        form.addRow(self.tr("Scanned PDFs"), self.ocr_enabled)
 
         self.error = QLabel()
         self.error.setObjectName("settingsError")
@@ -167,6 +175,7 @@ class SettingsDialog(QDialog):
             seed=self.seed.value(),
             passages_k=self.passages_k.value(),
             ttft_target_s=round(self.ttft_target.value(), 2),
+            ocr_enabled=self.ocr_enabled.isChecked(),
         )
 
     def accept(self) -> None:

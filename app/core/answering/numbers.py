@@ -1,4 +1,4 @@
-"""Numbers written as words ("thirty-one", "两百", "三次") as digits, so "31 m" and "thirty-one metres" agree."""
+"""Numbers written as words ("thirty-one", "两百", "三次") as digits: "31 m" = "thirty-one metres"."""
 
 from __future__ import annotations
 
@@ -58,7 +58,7 @@ _CJK_DIGITS = {
 _CJK_SCALES = {"十": 10, "百": 100, "千": 1000, "万": 10_000, "亿": 100_000_000}
 # A lone numeral is a number only before a measure word (三次, 两倍, 五年); 一 never is (一些, 一起).
 _MEASURE = "个次年月日天周米秒分时倍种位台层级度元岁人条项张页章节遍层块克升瓦伏档"
-_CJK = re.compile(rf"(?<!第)[〇零一二两三四五六七八九十百千万亿]+")
+_CJK = re.compile(r"(?<!第)[〇零一二两三四五六七八九十百千万亿]+")
 
 
 def _english(match: re.Match[str]) -> str:

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import dataclasses
 import hashlib
 import time
 from collections.abc import Callable, Iterator, Sequence
@@ -18,14 +19,21 @@ from app.core.errors import Cancelled
 from app.core.index.vector_index import VectorIndex
 from app.core.ingest.chunker import Chunker, chunk_pages
 from app.core.ingest.normalize import normalize_text
-from app.core.ingest.readers import file_kind
+from app.core.ingest.page import OcrStarted, PageContent, PagePlan
+from app.core.ingest.readers import SECTION_KINDS, ReadOptions, file_kind, unsupported_reason
+from app.core.ingest.sections import paragraph_at, section_locator
 from app.core.ingest.worker import ExtractionFailed, PageExtractor
 from app.core.passage import ChunkDraft
-from app.core.store.library import LibraryStore, NewChunk
+from app.core.store.layers import PageLayerInfo
+from app.core.store.library import DocumentInfo, LibraryStore, NewChunk
 
 EMBED_BATCH = 64
 # Fewer non-space characters than this per page: no text layer (a scan with page numbers at most).
 MIN_TEXT_CHARS_PER_PAGE = 3
+# How many text pages one OCR'd page weighs in progress and time left. Measured on 2 busy cores:
+# a dense text page takes ~1.9 s to read, chunk and embed (GeoTopo, 117 pages), a page read by
+# OCR ~35 s (benchmarks/bench_ocr.py, 150 dpi) plus its embedding.
+OCR_PAGE_WEIGHT = 20.0
 
 
 @dataclass(frozen=True)
@@ -37,7 +45,22 @@ class IngestProgress:
     path: str
     pages_done: int
     pages_total: int
-    stage: str  # parsing | done | failed | unchanged
+    stage: str  # parsing | ocr (page pages_done + 1 is being recognised) | done | failed | unchanged
+    ocr_pages_done: int = 0
+    ocr_pages_planned: int = 0  # pages of this file expected to need OCR (no text layer)
+
+    @property
+    def file_fraction(self) -> float:
+        """How far into this file, weighing a page to OCR as OCR_PAGE_WEIGHT text pages."""
+        if self.stage in ("done", "failed", "unchanged"):
+            return 1.0
+        if self.pages_total <= 0:
+            return 0.0
+        planned = min(self.ocr_pages_planned, self.pages_total)
+        done_ocr = min(self.ocr_pages_done, planned)
+        total = self.pages_total - planned + planned * OCR_PAGE_WEIGHT
+        done = (self.pages_done - done_ocr) + done_ocr * OCR_PAGE_WEIGHT
+        return max(0.0, min(1.0, done / total))
 
 
 @dataclass(frozen=True)
@@ -50,6 +73,7 @@ class FileResult:
     pages: int = 0
     chunks: int = 0
     error: str | None = None
+    ocr_pages: int = 0  # pages read by OCR
 
     def to_json(self) -> dict[str, object]:
         return {
@@ -59,6 +83,7 @@ class FileResult:
             "pages": self.pages,
             "chunks": self.chunks,
             "error": self.error,
+            "ocr_pages": self.ocr_pages,
         }
 
 
@@ -111,6 +136,12 @@ def sha256_of(path: Path) -> str:
     return digest.hexdigest()
 
 
+def _unchanged(path: Path, document: DocumentInfo) -> FileResult:
+    return FileResult(
+        str(path), document.name, "unchanged", document.pages, document.chunks, None, document.ocr_pages
+    )
+
+
 class NoTextLayer(Exception):
     """The file has pages but (almost) no extractable text."""
 
@@ -158,7 +189,18 @@ class Ingester:
             report.files.append(result)
             if progress:
                 stage = result.status if result.status in ("failed", "unchanged") else "done"
-                progress(IngestProgress(number, len(files), str(path), result.pages, result.pages, stage))
+                progress(
+                    IngestProgress(
+                        number,
+                        len(files),
+                        str(path),
+                        result.pages,
+                        result.pages,
+                        stage,
+                        result.ocr_pages,
+                        result.ocr_pages,
+                    )
+                )
         report.elapsed_ms = (time.perf_counter() - started) * 1000
         return report
 
@@ -172,7 +214,7 @@ class Ingester:
         if not path.is_file():
             return FileResult(str(path), name, "failed", error="not a regular file")
         if kind is None:
-            return FileResult(str(path), name, "failed", error="unsupported file type")
+            return FileResult(str(path), name, "failed", error=unsupported_reason(path))
         try:
             size = path.stat().st_size
             digest = sha256_of(path)
@@ -180,13 +222,14 @@ class Ingester:
             return FileResult(str(path), name, "failed", error=f"cannot read the file: {exc.strerror or exc}")
         existing = self.store.document_by_path(str(path))
         if existing is not None and existing.sha256 == digest:
-            return FileResult(str(path), existing.name, "unchanged", existing.pages, existing.chunks)
+            return _unchanged(path, existing)
         twin = self.store.document_by_sha256(digest) if existing is None else None
         if twin is not None:  # the same bytes under another path: one document
-            return FileResult(str(path), twin.name, "unchanged", twin.pages, twin.chunks)
+            return _unchanged(path, twin)
 
         vectors: list[npt.NDArray[np.float32]] = []
         page_counter = _PageCounter()
+        sectioned = kind in SECTION_KINDS
 
         def batches() -> Iterator[list[NewChunk]]:
             pages = self._pages(path, number, total, progress, cancel, page_counter)
@@ -199,8 +242,8 @@ class Ingester:
                 self.embedder.max_tokens - 2,
             )
             pending: list[ChunkDraft] = []
-            for draft in chunk_pages(chunker, pages):
-                pending.append(draft)
+            for draft in chunk_pages(chunker, pages, separate=sectioned):
+                pending.append(page_counter.locate(draft))
                 if len(pending) >= EMBED_BATCH:
                     yield self._embed(pending, vectors)
                     pending = []
@@ -218,18 +261,27 @@ class Ingester:
                 size=size,
                 batches=batches(),
                 page_count=lambda: page_counter.pages,
+                layers=lambda: page_counter.layers,
             )
         except ExtractionFailed as exc:
             return FileResult(str(path), name, "failed", error=str(exc))
         except NoTextLayer:
-            reason = "no text layer (scanned?)" if kind == "pdf" else "no text (empty file)"
-            return FileResult(str(path), name, "failed", page_counter.pages, error=reason)
+            return FileResult(str(path), name, "failed", page_counter.pages, error=self._no_text_reason(kind))
         self.index.remove(replaced)
         if len(new_ids):
             self.index.add(new_ids, np.vstack(vectors))
         self.index.save(self.index_path)
         status = "updated" if existing is not None else "added"
-        return FileResult(str(path), name, status, page_counter.pages, len(new_ids))
+        return FileResult(
+            str(path), name, status, page_counter.pages, len(new_ids), None, page_counter.ocr_pages
+        )
+
+    def _no_text_reason(self, kind: str) -> str:
+        if kind != "pdf":
+            return "no text (empty file)"
+        if not self.settings.current.ocr_enabled:
+            return "no text layer (scanned?); turn on OCR in Settings to read scanned pages"
+        return "no text layer, and OCR found no legible text on its pages (blank or pictures only?)"
 
     def _pages(
         self,
@@ -240,14 +292,21 @@ class Ingester:
         cancel: CancelToken,
         counter: _PageCounter,
     ) -> Iterator[tuple[int, str]]:
-        for page, count, raw in self.extractor.pages(path):
+        options = ReadOptions(ocr=self.settings.current.ocr_enabled)
+        for event in self.extractor.pages(path, options, cancel):
             cancel.raise_if_cancelled()
-            text = normalize_text(raw)
-            counter.pages = count
-            counter.text_chars += len(text.replace(" ", ""))
+            if isinstance(event, PagePlan):
+                counter.ocr_planned = len(event.ocr_pages)
+                continue
+            if isinstance(event, OcrStarted):
+                if progress:
+                    progress(counter.progress(number, total, path, event.number - 1, event.count, "ocr"))
+                continue
+            text = event.text if event.normalized else normalize_text(event.text)
+            counter.add(event, text)
             if progress:
-                progress(IngestProgress(number, total, str(path), page, count, "parsing"))
-            yield page, text
+                progress(counter.progress(number, total, path, event.number, event.count, "parsing"))
+            yield event.number, text
 
     def _embed(self, drafts: list[ChunkDraft], sink: list[npt.NDArray[np.float32]]) -> list[NewChunk]:
         matrix = self.embedder.embed([d.text for d in drafts])
@@ -256,8 +315,39 @@ class Ingester:
 
 
 class _PageCounter:
-    """Pages and characters seen while streaming a file."""
+    """Pages and characters seen while streaming a file; the texts the viewer will need."""
 
     def __init__(self) -> None:
         self.pages = 0
         self.text_chars = 0
+        self.ocr_planned = 0
+        self.ocr_pages = 0
+        self.layers: list[PageLayerInfo] = []
+        self._sections: dict[int, tuple[str, tuple[int, ...]]] = {}
+
+    def add(self, page: PageContent, text: str) -> None:
+        self.pages = page.count
+        self.text_chars += len(text.replace(" ", ""))
+        if page.ocr:
+            self.ocr_pages += 1
+        if page.section or page.paragraphs:
+            self._sections[page.number] = (page.section, page.paragraphs)
+        if page.ocr or page.section or page.paragraphs:
+            boxes = tuple((b.start, b.end, b.x0, b.y0, b.x1, b.y1) for b in page.boxes)
+            self.layers.append(
+                PageLayerInfo(0, page.number, page.ocr, page.section, text, page.paragraphs, boxes)
+            )
+
+    def locate(self, draft: ChunkDraft) -> ChunkDraft:
+        """The draft with its section locator, for a chunk of a document without pages."""
+        section = self._sections.get(draft.page_start)
+        if section is None:
+            return draft
+        path, paragraphs = section
+        locator = section_locator(path, paragraph_at(paragraphs, draft.char_start))
+        return dataclasses.replace(draft, section=locator)
+
+    def progress(
+        self, number: int, total: int, path: Path, done: int, count: int, stage: str
+    ) -> IngestProgress:
+        return IngestProgress(number, total, str(path), done, count, stage, self.ocr_pages, self.ocr_planned)

@@ -19,7 +19,10 @@ NO_PASSAGES = "Passages: none were found in the documents."
 
 
 def passage_label(hit: Hit) -> str:
-    """'report.pdf, p. 3' (or 'p. 3–4' when the passage crosses a page break)."""
+    """'report.pdf, p. 3' (or 'p. 3–4' when the passage crosses a page break); for a document
+    without pages, its section and paragraph: 'guide.docx, Install › Linux, ¶ 2'."""
+    if hit.section:
+        return f"{hit.document}, {hit.section}"
     pages = f"p. {hit.page}" if hit.page_end <= hit.page else f"pp. {hit.page}–{hit.page_end}"
     return f"{hit.document}, {pages}"
 

@@ -18,10 +18,19 @@ from app.core.keywords import terms_text
 from app.core.passage import ChunkDraft
 from app.core.store.base import utcnow
 from app.core.store.database import open_engine, session_factory
+from app.core.store.layers import (
+    LAYERS_SCHEMA_VERSION,
+    PageLayerInfo,
+    load_layer,
+    migrate,
+    ocr_page_counts,
+    ocr_pages_of,
+    replace_layers,
+)
 from app.core.store.models import Chunk, Document, Meta
 from app.core.store.staging import ChunkStaging, remove_leftover_staging
 
-SCHEMA_VERSION = "1"
+SCHEMA_VERSION = LAYERS_SCHEMA_VERSION
 
 
 @dataclass(frozen=True)
@@ -39,6 +48,7 @@ class DocumentInfo:
     sha256: str
     added_at: datetime
     updated_at: datetime
+    ocr_pages: int = 0  # pages read by OCR
 
     def to_json(self) -> dict[str, object]:
         return {
@@ -53,6 +63,7 @@ class DocumentInfo:
             "sha256": self.sha256,
             "added_at": self.added_at.isoformat(),
             "updated_at": self.updated_at.isoformat(),
+            "ocr_pages": self.ocr_pages,
         }
 
 
@@ -70,6 +81,7 @@ class ChunkRow:
     char_end: int
     text: str
     embedding: bytes
+    section: str = ""  # "Guide › Install, ¶ 2" for documents without pages
 
 
 @dataclass(frozen=True)
@@ -87,6 +99,7 @@ class LibraryStore:
     def __init__(self, library_dir: Path) -> None:
         self.library_dir = library_dir
         self.engine: Engine = open_engine(library_dir)
+        migrate(self.engine)
         remove_leftover_staging(library_dir)
         self.sessions: sessionmaker[Session] = session_factory(self.engine)
         self.write_lock = threading.RLock()
@@ -128,7 +141,8 @@ class LibraryStore:
                 ).all()
             )
             docs = session.scalars(select(Document).order_by(Document.name, Document.id)).all()
-            return [_info(doc, int(counts.get(doc.id, 0))) for doc in docs]
+            ocr = ocr_page_counts(session)
+            return [_info(doc, int(counts.get(doc.id, 0)), ocr.get(doc.id, 0)) for doc in docs]
 
     def document_by_path(self, path: str) -> DocumentInfo | None:
         return self._first_document(Document.path == path)
@@ -142,7 +156,7 @@ class LibraryStore:
             if doc is None:
                 return None
             count = session.scalar(select(func.count(Chunk.id)).where(Chunk.document_id == doc.id)) or 0
-            return _info(doc, int(count))
+            return _info(doc, int(count), len(ocr_pages_of(session, doc.id)))
 
     def find_document(self, ref: str | int) -> DocumentInfo:
         """A document by id, full path, or file name (a name must be unique)."""
@@ -175,12 +189,14 @@ class LibraryStore:
         size: int,
         batches: Iterable[Sequence[NewChunk]],
         page_count: Callable[[], int] | None = None,
+        layers: Callable[[], Sequence[PageLayerInfo]] | None = None,
     ) -> tuple[int, npt.NDArray[np.int64], npt.NDArray[np.int64]]:
         """Insert (or replace) a document and all its chunks in ONE transaction. The chunk batches
         are streamed into a scratch file first (bounded memory, no lock held while a file is read
         and embedded), then copied in. Returns (document id, new chunk ids, replaced chunk ids).
         If the batches raise (cancel, unreadable file), nothing is changed. `page_count` is asked
-        once all batches are consumed (a streamed file's page count is known only then)."""
+        once all batches are consumed (a streamed file's page count is known only then); so is
+        `layers`, the stored texts of OCR'd pages and sections (see app/core/store/layers.py)."""
         with ChunkStaging(self.library_dir) as staging:
             for batch in batches:
                 staging.add([(item.draft, item.vector) for item in batch])
@@ -213,6 +229,7 @@ class LibraryStore:
                     )
                     session.add(doc)
                 session.flush()
+                replace_layers(session, doc.id, layers() if layers is not None else [])
                 new_ids: list[int] = []
                 for part in staging.rows():
                     rows = [Chunk(document_id=doc.id, **dict(staged)) for staged in part]
@@ -236,6 +253,16 @@ class LibraryStore:
             session.execute(delete(Chunk).where(Chunk.document_id == document_id))
             session.delete(doc)
         return ids
+
+    def page_layer(self, path: str, page: int) -> PageLayerInfo | None:
+        """The stored text (and OCR line boxes) of a page or section, if the viewer needs one."""
+        with self.sessions() as session:
+            return load_layer(session, path, page)
+
+    def ocr_pages(self, document_id: int) -> list[int]:
+        """The pages of a document that were read by OCR."""
+        with self.sessions() as session:
+            return ocr_pages_of(session, document_id)
 
     # -- chunks --------------------------------------------------------------------------------
 
@@ -281,6 +308,7 @@ class LibraryStore:
                 c.char_end,
                 c.text,
                 c.embedding,
+                c.section,
             )
             for c, name, path in rows
         }
@@ -350,7 +378,7 @@ def _delete_keyword_rows(session: Session, ids: npt.NDArray[np.int64]) -> None:
         session.execute(text(f"DELETE FROM chunks_terms WHERE rowid IN ({marks})"), params)
 
 
-def _info(doc: Document, chunks: int) -> DocumentInfo:
+def _info(doc: Document, chunks: int, ocr_pages: int = 0) -> DocumentInfo:
     return DocumentInfo(
         doc.id,
         doc.name,
@@ -363,4 +391,5 @@ def _info(doc: Document, chunks: int) -> DocumentInfo:
         doc.sha256,
         doc.added_at,
         doc.updated_at,
+        ocr_pages,
     )

@@ -42,7 +42,8 @@ class ChunkStaging:
         self._db.execute("PRAGMA synchronous=OFF")
         self._db.execute(
             "CREATE TABLE staged (ordinal INTEGER PRIMARY KEY, text TEXT, page_start INTEGER, "
-            "page_end INTEGER, char_start INTEGER, char_end INTEGER, n_tokens INTEGER, embedding BLOB)"
+            "page_end INTEGER, char_start INTEGER, char_end INTEGER, n_tokens INTEGER, embedding BLOB, "
+            "section TEXT)"
         )
         self.count = 0
         self.max_page = 0
@@ -60,11 +61,12 @@ class ChunkStaging:
                     draft.char_end,
                     draft.n_tokens,
                     np.ascontiguousarray(vector, dtype=np.float32).tobytes(),
+                    draft.section,
                 )
             )
             self.count += 1
             self.max_page = max(self.max_page, draft.page_end)
-        self._db.executemany("INSERT INTO staged VALUES (?, ?, ?, ?, ?, ?, ?, ?)", rows)
+        self._db.executemany("INSERT INTO staged VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?)", rows)
         self._db.commit()
 
     def rows(self, batch: int = 500) -> Iterator[list[sqlite3.Row]]:
