@@ -3,14 +3,15 @@ DOCX with the passage marked."""
 
 from __future__ import annotations
 
+from dataclasses import replace
 from pathlib import Path
 
 from PySide6.QtGui import QColor
 from pytestqt.qtbot import QtBot
 
+from app.core.passage import Citation
 from app.core.qa import Folio
 from app.core.store.layers import PageLayerInfo
-from app.gui.chat_controller import hit_citation
 from app.gui.pdf_viewer import PdfViewer, paragraph_display
 from tests.docgen import scan_pages, write_docx
 from tests.pdfgen import write_pdf
@@ -40,8 +41,8 @@ def test_passage_on_a_scanned_page_is_marked_from_its_boxes(qtbot: QtBot, tmp_pa
     qtbot.addWidget(viewer)
     viewer.resize(900, 700)
     viewer.show()
-    citation = {"document": "scan.pdf", "path": str(scanned), "page": 2, "page_end": 2}
-    viewer.show_citation({**citation, "text": OCR_TEXT[29:], "char_start": 29, "char_end": 73})
+    citation = Citation(1, 1, "scan.pdf", str(scanned), 2, 2, 29, 73, OCR_TEXT[29:])
+    viewer.show_citation(citation)
     assert viewer.highlighted and viewer.selected_text() == "A banana plant fruits only once in its life."
     assert "read by OCR" in viewer.title.text()
     qtbot.waitUntil(lambda: viewer.current_page() == 1, timeout=10_000)
@@ -55,7 +56,7 @@ def test_passage_on_a_scanned_page_is_marked_from_its_boxes(qtbot: QtBot, tmp_pa
     painted = QColor(image.pixel(int(mark.left()) + 3, int(mark.center().y())))
     assert painted.blue() < painted.red() - 40  # the orange mark is drawn there
 
-    viewer.show_citation({**citation, "text": OCR_TEXT, "char_start": 0, "char_end": 73})
+    viewer.show_citation(replace(citation, text=OCR_TEXT, char_start=0))
     assert len(viewer.view.mark_rects()) == 2
 
 
@@ -78,7 +79,7 @@ def test_a_cited_docx_section_is_shown_with_the_passage_marked(
     viewer = PdfViewer(layers=folio.store.page_layer)
     qtbot.addWidget(viewer)
     viewer.show()
-    viewer.show_citation({"n": 1, **hit_citation(hit), "section": hit.section})
+    viewer.show_citation(Citation.from_hit(1, hit))
     assert not viewer.view.isVisible() and viewer.section_text.isVisible()
     assert viewer.title.text() == f"guide.docx — {hit.section}"
     shown = viewer.section_text.toPlainText()
