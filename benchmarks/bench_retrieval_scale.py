@@ -28,7 +28,7 @@ os.environ.setdefault("HF_HUB_OFFLINE", "1")
 REPO = Path(__file__).resolve().parents[1]
 sys.path.insert(0, str(REPO))
 
-from app.core import keywords, paths  # noqa: E402
+from app.core import paths  # noqa: E402
 from app.core.embed.binding import bind_library_embedder  # noqa: E402
 from app.core.embed.embedder import Embedder  # noqa: E402
 from app.core.index.sync import rebuild_index  # noqa: E402
@@ -135,7 +135,6 @@ def main() -> int:
     seed = 7
     embedder = Embedder(paths.default_embed_model())
     embedder.load()
-    keywords.warm_up()
     results: dict[str, object] = {"chunks": args.chunks, "cpu_count": os.cpu_count(), "k": args.k}
     with tempfile.TemporaryDirectory(prefix="folio-scale-") as tmp:
         library = Path(tmp) / "library"

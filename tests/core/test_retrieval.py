@@ -2,9 +2,13 @@
 
 from __future__ import annotations
 
+import json
 import sqlite3
 from pathlib import Path
 
+import pytest
+
+from app.cli import run_cli
 from app.core.embed.binding import bind_library_embedder
 from app.core.embed.embedder import Embedder
 from app.core.ingest.chunker import ChunkDraft
@@ -79,3 +83,21 @@ def test_hits_are_distinct_places(folio: Folio, tmp_path: Path) -> None:
     for n, hit in enumerate(hits):
         for other in hits[n + 1 :]:
             assert not same_place(rows[hit.chunk_id], rows[other.chunk_id])
+
+
+def test_reindex_library_into_a_new_folder(
+    folio: Folio, library_dir: Path, tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    folio.ingest([write_pdf(tmp_path / "tea.pdf", [["Green tea is steeped at 80 degrees."]])])
+    target = tmp_path / "new-library"
+    assert run_cli(["reindex-library", "--library", str(library_dir), "--into", str(target), "--json"]) == 0
+    files = json.loads(capsys.readouterr().out)["files"]
+    assert [(f["document"], f["status"]) for f in files] == [("tea.pdf", "added")]
+    store = LibraryStore(target)
+    assert [d.name for d in store.documents()] == ["tea.pdf"]
+    assert store.meta("embed_model") == folio.embedder.name and store.chunk_count() >= 1
+    store.close()
+    # never into a library that already holds something, never into itself
+    assert run_cli(["reindex-library", "--library", str(library_dir), "--into", str(target)]) == 2
+    assert run_cli(["reindex-library", "--library", str(library_dir), "--into", str(library_dir)]) == 2
+    assert "not empty" in capsys.readouterr().err
