@@ -14,6 +14,7 @@ from typing import Any, TextIO
 from app.cli_ask import add_ask_parser, run_ask
 from app.core import paths
 from app.core.config import load_settings
+from app.core.embed.embedder import Embedder
 from app.core.errors import Cancelled, FolioError, UsageError
 from app.core.ingest.pipeline import IngestProgress
 from app.core.qa import Folio, build_services
@@ -62,6 +63,20 @@ def build_parser() -> argparse.ArgumentParser:
         "verify", parents=common, help="check store, vector index and keyword tables agree"
     )
     verify.add_argument("--repair", action="store_true", help="rebuild what disagrees")
+
+    reindex = sub.add_parser(
+        "reindex-library",
+        parents=common,
+        help="read every document of the library again into a NEW library (e.g. with another embedder)",
+    )
+    reindex.add_argument("--into", type=Path, required=True, metavar="DIR", help="new, empty library folder")
+    reindex.add_argument(
+        "--embedder",
+        type=Path,
+        default=None,
+        metavar="DIR",
+        help="embedding model (default: settings)",
+    )
 
     add_ask_parser(sub, parents=common)
     return parser
@@ -182,12 +197,30 @@ def cmd_verify(args: argparse.Namespace, folio: Folio, out: TextIO) -> int:
     return EXIT_OK if report.ok else EXIT_FAILED
 
 
+def cmd_reindex_library(args: argparse.Namespace, folio: Folio, out: TextIO) -> int:
+    """The old library is only read; vectors of two models never meet in one library."""
+    target = Path(args.into).expanduser()
+    if target.resolve() == folio.library_dir.resolve():
+        raise UsageError("--into must be a new library folder, not the library being read")
+    if target.exists() and (not target.is_dir() or any(target.iterdir())):
+        raise UsageError(f"{target} is not empty: re-index into a new, empty folder")
+    embedder = Embedder(args.embedder.expanduser()) if args.embedder else None
+    new = build_services(folio.settings, target, embedder=embedder)
+    try:
+        return cmd_ingest(
+            argparse.Namespace(paths=[Path(d.path) for d in folio.documents()], json=args.json), new, out
+        )
+    finally:
+        new.close()
+
+
 COMMANDS: dict[str, Callable[[argparse.Namespace, Folio, TextIO], int]] = {
     "ingest": cmd_ingest,
     "search": cmd_search,
     "documents": cmd_documents,
     "remove": cmd_remove,
     "verify": cmd_verify,
+    "reindex-library": cmd_reindex_library,
     "ask": run_ask,
 }
 

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import json
 import logging
 import shutil
 import sqlite3
@@ -189,8 +190,18 @@ def test_library_refuses_another_embedder(
     folio = build_services(Settings(), library_dir, embedder=embedder)
     folio.ingest([write_pdf(tmp_path / "fruit.pdf", FRUIT)])
     folio.close()
+    # The same weights with another max_seq_length: another model, whatever the binding compares
+    # (folder name or identity hash; a renamed copy of the same model is tested in
+    # test_embedder_identity.py).
     other_dir = tmp_path / "another-embedder"
-    other_dir.symlink_to(embed_model_path, target_is_directory=True)
+    for source in embed_model_path.rglob("*"):
+        if source.is_file() and source.name != "sentence_bert_config.json":
+            out = other_dir / source.relative_to(embed_model_path)
+            out.parent.mkdir(parents=True, exist_ok=True)
+            out.symlink_to(source.resolve())
+    config = json.loads((embed_model_path / "sentence_bert_config.json").read_text(encoding="utf-8"))
+    config["max_seq_length"] = int(config["max_seq_length"]) // 2
+    (other_dir / "sentence_bert_config.json").write_text(json.dumps(config), encoding="utf-8")
     other = build_services(Settings(), library_dir, embedder=Embedder(other_dir))
     with pytest.raises(EmbedderMismatchError, match="all-MiniLM-L6-v2"):
         other.search("apples")

@@ -11,6 +11,7 @@ from typing import Any
 import numpy as np
 import numpy.typing as npt
 
+from app.core.embed.identity import model_identity
 from app.core.errors import ModelError
 
 Vectors = npt.NDArray[np.float32]
@@ -28,6 +29,7 @@ class Embedder:
         self.name = model_dir.name
         self.batch_size = batch_size
         self._model: Any = None
+        self._identity: str | None = None
         self._lock = threading.Lock()
 
     def _load(self) -> Any:
@@ -57,6 +59,16 @@ class Embedder:
                 except Exception as exc:  # any load failure is the user's model folder
                     raise ModelError(f"cannot load embedding model {self.model_dir}: {exc}") from exc
             return self._model
+
+    @property
+    def identity(self) -> str:
+        """Hash of the model's weights and config (the same model in any folder gives the same)."""
+        if self._identity is None:
+            try:
+                self._identity = model_identity(self.model_dir)
+            except (OSError, ValueError) as exc:
+                raise ModelError(f"cannot read embedding model {self.model_dir}: {exc}") from exc
+        return self._identity
 
     @property
     def loaded(self) -> bool:

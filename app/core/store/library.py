@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import logging
 import threading
 from collections.abc import Callable, Iterable, Iterator, Sequence
 from dataclasses import dataclass
@@ -14,7 +15,7 @@ from sqlalchemy import ColumnElement, Engine, delete, func, select, text
 from sqlalchemy.orm import Session, sessionmaker
 
 from app.core.errors import DocumentNotFoundError, EmbedderMismatchError
-from app.core.keywords import terms_text
+from app.core.keywords import KEYWORDS_VERSION, terms_text
 from app.core.passage import ChunkDraft
 from app.core.store.base import utcnow
 from app.core.store.database import open_engine, session_factory
@@ -31,6 +32,9 @@ from app.core.store.models import Chunk, Document, Meta
 from app.core.store.staging import ChunkStaging, remove_leftover_staging
 
 SCHEMA_VERSION = LAYERS_SCHEMA_VERSION
+KEYWORD_TABLES = ("chunks_terms", "chunks_trigram")
+
+log = logging.getLogger("folio")
 
 
 @dataclass(frozen=True)
@@ -103,6 +107,7 @@ class LibraryStore:
         remove_leftover_staging(library_dir)
         self.sessions: sessionmaker[Session] = session_factory(self.engine)
         self.write_lock = threading.RLock()
+        self._refresh_keyword_tables()
 
     def close(self) -> None:
         self.engine.dispose()
@@ -114,21 +119,48 @@ class LibraryStore:
             row = session.get(Meta, key)
             return row.value if row else None
 
-    def bind_embedder(self, name: str, dimension: int) -> None:
-        """Record the embedder on first use; refuse a library indexed with another one."""
+    def bind_embedder(
+        self,
+        name: str,
+        dimension: int,
+        identity: str | None = None,
+        same_as_legacy: Callable[[], bool] | None = None,
+    ) -> None:
+        """Record the embedder on first use; refuse a library indexed with another one.
+
+        `identity` is the hash of the model's weights and config (embed/identity.py): a renamed
+        copy of the same model is accepted. A library made before identities were recorded holds
+        only the model's folder name; it is upgraded when the name matches or when
+        `same_as_legacy()` confirms that the model reproduces the stored vectors."""
         with self.write_lock, self.sessions.begin() as session:
-            stored_name = session.get(Meta, "embed_model")
-            stored_dim = session.get(Meta, "embed_dim")
-            if stored_name is None or stored_dim is None:
+            stored = {
+                key: row.value
+                for key in ("embed_model", "embed_dim", "embed_identity")
+                if (row := session.get(Meta, key)) is not None
+            }
+            if "embed_model" not in stored or "embed_dim" not in stored:
                 session.merge(Meta(key="embed_model", value=name))
                 session.merge(Meta(key="embed_dim", value=str(dimension)))
+                if identity is not None:
+                    session.merge(Meta(key="embed_identity", value=identity))
                 session.merge(Meta(key="schema_version", value=SCHEMA_VERSION))
                 return
-            if stored_name.value != name or stored_dim.value != str(dimension):
+            same_dimension = stored["embed_dim"] == str(dimension)
+            if identity is not None and "embed_identity" in stored:
+                same = same_dimension and stored["embed_identity"] == identity
+            elif identity is not None:  # a library from before identities: upgrade it if it is ours
+                same = same_dimension and (
+                    stored["embed_model"] == name or (same_as_legacy is not None and same_as_legacy())
+                )
+                if same:
+                    session.merge(Meta(key="embed_identity", value=identity))
+            else:
+                same = same_dimension and stored["embed_model"] == name
+            if not same:
                 raise EmbedderMismatchError(
-                    f"this library was indexed with the embedding model {stored_name.value!r} "
-                    f"({stored_dim.value} dimensions), not {name!r} ({dimension}); use that model, "
-                    "or re-index the documents into a new library"
+                    f"this library was indexed with the embedding model {stored['embed_model']!r} "
+                    f"({stored['embed_dim']} dimensions), not {name!r} ({dimension}); use that model, "
+                    "or re-index the documents into a new library (folio reindex-library --into DIR)"
                 )
 
     # -- documents -----------------------------------------------------------------------------
@@ -315,7 +347,7 @@ class LibraryStore:
 
     def keyword_search(self, table: str, expression: str, limit: int) -> list[int]:
         """Chunk ids matching an FTS5 expression in `chunks_terms` or `chunks_trigram`, bm25 order."""
-        if table not in ("chunks_terms", "chunks_trigram"):
+        if table not in KEYWORD_TABLES:
             raise ValueError(table)
         with self.sessions() as session:
             rows = session.execute(
@@ -325,16 +357,20 @@ class LibraryStore:
         return [int(r[0]) for r in rows]
 
     def keyword_row_ids(self, table: str) -> npt.NDArray[np.int64]:
-        if table not in ("chunks_terms", "chunks_trigram"):
+        if table not in KEYWORD_TABLES:
             raise ValueError(table)
         with self.sessions() as session:
             rows = session.execute(text(f"SELECT rowid FROM {table} ORDER BY rowid")).all()
         return np.asarray([r[0] for r in rows], dtype=np.int64)
 
-    def rebuild_keyword_tables(self) -> None:
+    def rebuild_keyword_tables(self, tables: Sequence[str] = KEYWORD_TABLES) -> None:
+        """Refill keyword tables from the chunk texts (the truth) in one transaction, and stamp
+        the library with the current keyword version."""
+        if any(table not in KEYWORD_TABLES for table in tables):
+            raise ValueError(tables)
         with self.write_lock, self.sessions.begin() as session:
-            session.execute(text("DELETE FROM chunks_terms"))
-            session.execute(text("DELETE FROM chunks_trigram"))
+            for table in tables:
+                session.execute(text(f"DELETE FROM {table}"))
             last = 0
             while True:
                 rows = session.execute(
@@ -342,8 +378,20 @@ class LibraryStore:
                 ).all()
                 if not rows:
                     break
-                _insert_keyword_rows(session, [(r[0], r[1]) for r in rows])
+                _insert_keyword_rows(session, [(r[0], r[1]) for r in rows], tables)
                 last = rows[-1][0]
+            session.merge(Meta(key="keywords_version", value=KEYWORDS_VERSION))
+
+    def _refresh_keyword_tables(self) -> None:
+        """A library whose terms index was made by another version of the keyword forms gets it
+        rebuilt from the chunk texts, so that old and new rows never mix."""
+        stored = self.meta("keywords_version")
+        if stored == KEYWORDS_VERSION:
+            return
+        chunks = self.chunk_count()
+        if chunks:
+            log.warning("rebuilding the keyword index of %d chunks (new CJK keyword forms)", chunks)
+        self.rebuild_keyword_tables(("chunks_terms",))
 
     def integrity_problems(self) -> list[str]:
         with self.sessions() as session:
@@ -356,17 +404,21 @@ class LibraryStore:
         return problems
 
 
-def _insert_keyword_rows(session: Session, rows: Sequence[tuple[int, str]]) -> None:
+def _insert_keyword_rows(
+    session: Session, rows: Sequence[tuple[int, str]], tables: Sequence[str] = KEYWORD_TABLES
+) -> None:
     if not rows:
         return
-    session.execute(
-        text("INSERT INTO chunks_trigram(rowid, text) VALUES (:id, :text)"),
-        [{"id": cid, "text": body} for cid, body in rows],
-    )
-    session.execute(
-        text("INSERT INTO chunks_terms(rowid, terms) VALUES (:id, :terms)"),
-        [{"id": cid, "terms": terms_text(body)} for cid, body in rows],
-    )
+    if "chunks_trigram" in tables:
+        session.execute(
+            text("INSERT INTO chunks_trigram(rowid, text) VALUES (:id, :text)"),
+            [{"id": cid, "text": body} for cid, body in rows],
+        )
+    if "chunks_terms" in tables:
+        session.execute(
+            text("INSERT INTO chunks_terms(rowid, terms) VALUES (:id, :terms)"),
+            [{"id": cid, "terms": terms_text(body)} for cid, body in rows],
+        )
 
 
 def _delete_keyword_rows(session: Session, ids: npt.NDArray[np.int64]) -> None:
