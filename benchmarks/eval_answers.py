@@ -114,22 +114,14 @@ def run_retrieval(folio: Folio, questions: Sequence[Question]) -> list[scoring.R
     return records
 
 
-def _ask(folio: Folio, question: str, options: Any) -> Any:
-    """The facade's ask() once it has one; until then the answerer's (same arguments)."""
-    ask = getattr(folio, "ask", None)
-    return ask(question, options) if callable(ask) else folio.answerer.ask(question, options)
-
-
 def run_answers(folio: Folio, questions: Sequence[Question], max_tokens: int) -> list[scoring.AnswerRecord]:
-    try:
-        from app.core.answering.types import AskOptions  # type: ignore[import-not-found]
-    except ImportError:
-        from app.core.answer import AskOptions
+    from app.core.answering.types import AskOptions
+
     options = AskOptions(max_tokens=max_tokens, temperature=0.0, seed=SEED)
     records = []
     print("\n## Answers, per question (cited pages; ! = not an answer page)")
     for question in questions:
-        answer = _ask(folio, question.question, options)
+        answer = folio.ask(question.question, options)
         record = scoring.score_answer(question, answer.to_json())
         records.append(record)
         print(report.answer_line(record), flush=True)
