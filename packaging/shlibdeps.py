@@ -10,12 +10,13 @@ have every system library the bundle loads, which is what makes the result compl
 
 from __future__ import annotations
 
+import re
 import subprocess
 import sys
 import tempfile
 from pathlib import Path
 
-from app.platform_check import is_elf
+from app.platform_check import debian_package, is_elf
 
 
 def elf_files(stage: Path) -> list[Path]:
@@ -31,6 +32,19 @@ def library_dirs(files: list[Path]) -> list[Path]:
     return sorted({p.parent for p in files if ".so" in p.name})
 
 
+def missing_hint(stderr: str) -> str:
+    """What to do about the libraries dpkg-shlibdeps found nowhere: the bundle or this machine lacks them."""
+    missing = sorted(set(re.findall(r"cannot find library (\S+) needed by", stderr)))
+    if not missing:
+        return ""
+    packages = " ".join(sorted({debian_package(soname) for soname in missing}))
+    return (
+        f"\nNot in the bundle and not installed on this build machine: {', '.join(missing)}.\n"
+        f"System libraries: apt-get install {packages}; a library of a Python wheel: it was left out of "
+        "the bundle (packaging/folio.spec)."
+    )
+
+
 def shlibs_depends(stage: Path) -> str:
     files = elf_files(stage)
     with tempfile.TemporaryDirectory(prefix="folio-shlibdeps-") as work:
@@ -44,7 +58,7 @@ def shlibs_depends(stage: Path) -> str:
         command += ["-e", *(str(f.resolve()) for f in files)]
         result = subprocess.run(command, cwd=work, capture_output=True, text=True)
     if result.returncode != 0:
-        raise SystemExit(f"dpkg-shlibdeps failed:\n{result.stderr[-6000:]}")
+        raise SystemExit(f"dpkg-shlibdeps failed:\n{result.stderr[-6000:]}{missing_hint(result.stderr)}")
     for line in result.stdout.splitlines():
         if line.startswith("shlibs:Depends="):
             return line.split("=", 1)[1].strip()
