@@ -16,7 +16,7 @@ import sys
 import tempfile
 from pathlib import Path
 
-from app.platform_check import debian_package, is_elf
+from app.platform_check import MissingLibrary, debian_package, install, is_elf
 
 
 def elf_files(stage: Path) -> list[Path]:
@@ -45,7 +45,15 @@ def missing_hint(stderr: str) -> str:
     )
 
 
-def shlibs_depends(stage: Path) -> str:
+def missing_libraries(stderr: str) -> list[MissingLibrary]:
+    """The sonames dpkg-shlibdeps found nowhere, with the Debian package of each."""
+    found = dict(re.findall(r"cannot find library (\S+) needed by (\S+)", stderr))
+    return [MissingLibrary(soname, Path(needer), debian_package(soname)) for soname, needer in found.items()]
+
+
+def shlibs_depends(stage: Path, install_missing: bool = True) -> str:
+    """The Depends value; system libraries the build machine lacks are installed first (as root
+    or through sudo) when `install_missing`, since the result is only complete with all of them."""
     files = elf_files(stage)
     with tempfile.TemporaryDirectory(prefix="folio-shlibdeps-") as work:
         # dpkg-shlibdeps reads the source package's debian/control; a minimal one is enough.
@@ -57,6 +65,9 @@ def shlibs_depends(stage: Path) -> str:
         command += [f"-l{d.resolve()}" for d in library_dirs(files)]
         command += ["-e", *(str(f.resolve()) for f in files)]
         result = subprocess.run(command, cwd=work, capture_output=True, text=True)
+    missing = missing_libraries(result.stderr) if result.returncode != 0 else []
+    if missing and install_missing and install(missing):
+        return shlibs_depends(stage, install_missing=False)
     if result.returncode != 0:
         raise SystemExit(f"dpkg-shlibdeps failed:\n{result.stderr[-6000:]}{missing_hint(result.stderr)}")
     for line in result.stdout.splitlines():
