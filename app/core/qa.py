@@ -13,6 +13,7 @@ import numpy.typing as npt
 
 from app.core.cancel import CancelToken
 from app.core.config import Settings, SettingsOwner
+from app.core.embed.binding import bind_library_embedder
 from app.core.embed.embedder import Embedder
 from app.core.index.consistency import VerifyReport, verify_library
 from app.core.index.sync import open_vector_index
@@ -79,7 +80,7 @@ class Folio:
             if not self._embedder_bound:
                 # A write, so it waits for the store's writer; done once, so searches never wait
                 # for a long ingestion to finish.
-                self.store.bind_embedder(self.embedder.name, self.embedder.dimension)
+                bind_library_embedder(self.store, self.embedder)
                 self._embedder_bound = True
             return self._vector_index()
 

@@ -19,6 +19,7 @@ from PySide6.QtWidgets import (
 )
 
 from app.core.passage import Citation
+from app.gui.about_dialog import AboutDialog
 from app.gui.answer_state import AnswerState
 from app.gui.app_controller import AppController
 from app.gui.budget_dialog import BudgetDialog
@@ -117,6 +118,10 @@ class MainWindow(QMainWindow):
         stop_action.setShortcut(QKeySequence(Qt.Key.Key_Escape))
         stop_action.triggered.connect(self.chat.stop)
         chat_menu.addActions([new_action, stop_action])
+        help_menu = self.menuBar().addMenu(self.tr("&Help"))
+        about_action = QAction(self.tr("&About Folio"), self)
+        about_action.triggered.connect(self.show_about)
+        help_menu.addAction(about_action)
 
     def _wire(self) -> None:
         app, chat = self.app, self.chat
@@ -223,6 +228,12 @@ class MainWindow(QMainWindow):
         self.viewer.show_citation(citation, evidence)
         self.viewer.show()
         self.viewer.raise_()
+
+    def show_about(self) -> None:
+        dialog = AboutDialog(self.app.settings, self)
+        dialog.setAttribute(Qt.WidgetAttribute.WA_DeleteOnClose)
+        self.about_dialog = dialog
+        dialog.show()
 
     def show_budget(self, state: AnswerState) -> None:
         dialog = BudgetDialog(state.budget, self)
