@@ -340,3 +340,18 @@ def test_a_new_model_that_fails_to_load_keeps_the_previous_one(
     assert answerer.load_model().name == "SmolLM2-135M-Instruct.Q4_1.gguf"
     answer = answerer.ask("What decides the time to first token?", AskOptions(max_tokens=4))
     assert answer.finish_reason in ("stop", "length") and answer.model == "SmolLM2-135M-Instruct.Q4_1.gguf"
+
+
+def test_an_answer_with_no_supported_statement_says_so(answerer: Answerer, test_settings: Settings) -> None:
+    tea = [make_hit(1, "Green tea is steeped at 80 degrees Celsius for two minutes.", similarity=0.5)]
+    off = Answerer(test_settings, answerer._sessions, fixed_search(tea), engine=answerer.engine)
+    answer = off.ask("What is the capital city of France?", AskOptions(max_tokens=40, temperature=0.0))
+    judged = [s for s in answer.sentences if s.supported is not None]
+    if answer.complete and judged and not any(s.supported for s in judged):
+        assert answer.support_rate == 0.0 and answer.citations == []
+        assert answer.answer.endswith(
+            "None of these statements was found in your documents: the documents do not answer this question."
+        )
+    else:  # the model refused by itself, or wrote something the passage supports
+        assert "None of these statements" not in answer.answer
+        assert answer.support_rate is None or answer.support_rate > 0 or not judged

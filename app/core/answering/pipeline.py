@@ -11,6 +11,7 @@ from typing import Any
 from sqlalchemy.orm import Session, sessionmaker
 
 from app.core.answering.checking import Verifier, lexical_verifier, verified_citations
+from app.core.answering.gate import gate_score
 from app.core.answering.model_slot import ModelSlot
 from app.core.answering.run import AnswerRun
 from app.core.answering.support import Attribution
@@ -31,7 +32,7 @@ from app.core.generate.model import ModelInfo, Sampling
 from app.core.passage import Hit, SearchResult
 from app.core.prompt.budget import Budget, DroppedPassage, HistoryTurn, assemble
 from app.core.prompt.citations import parse_citations
-from app.core.prompt.system import not_covered_answer, passages_did_not_fit
+from app.core.prompt.system import not_covered_answer, passages_did_not_fit, unsupported_notice
 from app.core.store.conversations import ChatSummary, ConversationStore, StoredMessage
 
 log = logging.getLogger("folio.answer")
@@ -175,8 +176,8 @@ class Answerer:
             return
         started = run.mark("retrieve", started)
         yield Retrieved(run.hits, run.retrieval_ms)
-        best = max((hit.similarity for hit in run.hits), default=None)
-        if best is None or best < self._settings.grounding_threshold:
+        run.gate = gate_score(run.question, run.hits)
+        if not run.hits or run.gate.score < self._settings.grounding_threshold:
             run.grounded = False
             run.answer.append(not_covered_answer(run.question))
             yield Delta(run.answer[0], "answer", 0)
@@ -291,6 +292,10 @@ class Answerer:
         verify_started = run.mark("parse", parse_started)
         checked = self._check(text, run.passages)
         citations = verified_citations(checked, run.passages) if checked is not None else marked
+        if reason == "stop" and checked is not None and checked.support_rate == 0.0:
+            # Nothing the model wrote is in the passages: say so in the answer itself, after it
+            # (the sentences' offsets stay valid), so no reader takes it for the documents' answer.
+            text = f"{text}\n\n{unsupported_notice(run.question)}"
         run.mark("verify", verify_started)
         end = run.end
         error = error or (end.error if end else None)
@@ -328,6 +333,7 @@ class Answerer:
             model_path=run.model_path,
             sentences=checked.sentences if checked is not None else (),
             support_rate=checked.support_rate if checked is not None else None,
+            evidence=round(run.gate.score, 4) if run.gate is not None else None,
             wrong_citations=[n for n in checked.wrong_citations if n not in invalid] if checked else [],
         )
         try:
