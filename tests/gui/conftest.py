@@ -97,7 +97,7 @@ def shared_engine() -> Iterator[object]:
     """The real SmolLM2 GGUF, loaded once (the Folio in each test borrows it, never closes it)."""
     from app.core.generate.engine import Engine
 
-    engine = Engine(paths.default_chat_model(), n_ctx=4096, n_threads=2)
+    engine = Engine(paths.fast_chat_model(), n_ctx=4096, n_threads=2)
     engine.load()
     yield engine
     engine.close()

@@ -205,7 +205,7 @@ def test_thinking_streams_into_a_collapsed_section(
     from app.core.qa import Folio, build_services
     from tests.core.conftest_answer import make_thinking_gguf
 
-    model = make_thinking_gguf(paths.default_chat_model(), tmp_path / "thinking.gguf")
+    model = make_thinking_gguf(paths.fast_chat_model(), tmp_path / "thinking.gguf")
     engine = Engine(model, n_ctx=4096, n_threads=2)
 
     def factory(settings: Settings, library_dir: Path) -> Folio:

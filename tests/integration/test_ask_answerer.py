@@ -80,14 +80,14 @@ def test_events_come_in_order_and_the_json_contract_holds(answerer: Answerer) ->
     assert data["grounded"] is True
     assert data["complete"] is (data["finish_reason"] == "stop")
     assert data["finish_reason"] in ("stop", "length")
-    for citation in data["citations"]:
-        assert {"n", "document", "page", "text", "chunk_id"} <= set(citation)
-        hit = HITS[citation["n"] - 1]
-        assert (citation["chunk_id"], citation["page"], citation["text"]) == (
-            hit.chunk_id,
-            hit.page,
-            hit.text,
-        )
+    # every sentence checked, with offsets into the answer; citation correctness is held to the
+    # default model in tests/integration/test_cited_answers.py (this fast model is often wrong)
+    assert data["sentences"] and {"support_rate", "wrong_citations", "evidence"} <= set(data)
+    for sentence in data["sentences"]:
+        assert data["answer"][sentence["start"] : sentence["end"]] == sentence["text"]
+        assert sentence["source"] in ("model", "matched", "none")
+        assert set(sentence["citations"]) <= {1, 2, 3}
+        assert (sentence["supported"] is True) == bool(sentence["citations"])
     assert all(n < 1 or n > 3 for n in data["invalid_citations"])
 
     metrics = answer.metrics

@@ -22,6 +22,7 @@ from pathlib import Path
 
 import pytest
 
+from app.core import paths
 from app.platform_check import Resolver, read_elf
 from tests.integration import debroot
 from tests.integration.xserver import wait_for_window, xvfb
@@ -144,7 +145,7 @@ def test_deb_layout(installed_root: Path) -> None:
             installed_root / "usr" / "share" / "icons" / "hicolor" / f"{size}x{size}" / "apps" / "folio.png"
         )
         assert icon.read_bytes().startswith(b"\x89PNG")
-    assert (internal / "models" / "SmolLM2-135M-Instruct.Q4_1.gguf").stat().st_size > 50_000_000
+    assert (internal / "models" / paths.DEFAULT_CHAT_MODEL_FILE).stat().st_size > 400_000_000
     assert (internal / "models" / "all-MiniLM-L6-v2" / "model.safetensors").is_file()
     assert (internal / "resources" / "sample.pdf").is_file()
     assert (internal / "llama_cpp" / "lib" / "libllama.so").exists()

@@ -240,7 +240,11 @@ class Answerer:
         if (options.cite_mode or self._settings.cite_mode) == "constrained" and not options.thinking:
             grammar = citation_grammar(len(run.passages))  # thinking text stays free
         yield from self._decode(run, engine, tokens, start_thinking, cancel, grammar)
-        yield Finished(self._finish(run, run.end.finish_reason if run.end else "error", chat_id))
+        final = self._finish(run, run.end.finish_reason if run.end else "error", chat_id)
+        streamed = "".join(run.answer).rstrip()
+        if len(final.answer) > len(streamed) and final.answer.startswith(streamed):
+            yield Delta(final.answer[len(streamed) :], "answer", 0)  # Folio's note on an unsupported answer
+        yield Finished(final)
 
     def _decode(
         self,
