@@ -120,9 +120,7 @@ def main(out: Path) -> int:
     save(window, out / "answer.png")
 
     view = window.transcript.answer_views[-1]
-    citations = view.state.citations or [
-        p for p in view.state.passages_given if p.path.endswith(".pdf")
-    ]
+    citations = view.state.citations or [p for p in view.state.passages_given if p.path.endswith(".pdf")]
     window.open_citation(citations[0])
     viewer = window.viewer
     assert viewer is not None
