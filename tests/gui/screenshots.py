@@ -24,6 +24,7 @@ from tests.gui.dragdrop import drop_files
 QUESTION = "How long do the tide mills of Varn turn the millstones?"
 # Citations are Folio's verified ones: an answer cites a page only when its sentences are supported.
 QUESTIONS = (
+    "How tall is the lighthouse at Cape Merrow, and when was it finished?",
     QUESTION,
     "Which seabirds nest on the cliffs west of Varn?",
     "When do the millers of Varn work at night?",
