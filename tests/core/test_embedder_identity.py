@@ -61,7 +61,9 @@ def test_identity_ignores_folder_name_and_documentation(embed_model_path: Path, 
     original = model_identity(embed_model_path)
     assert original.startswith("sha256:") and len(original) == len("sha256:") + 64
     renamed = _linked_copy(embed_model_path, tmp_path / "my-renamed-model")
-    (renamed / "README.md").write_text("notes about this copy\n", encoding="utf-8")
+    readme = renamed / "README.md"
+    readme.unlink(missing_ok=True)  # a link to the installed model's file: never write through it
+    readme.write_text("notes about this copy\n", encoding="utf-8")
     assert model_identity(renamed) == original
     assert model_identity(_other_config_copy(embed_model_path, tmp_path / "other")) != original
     empty = tmp_path / "empty"
