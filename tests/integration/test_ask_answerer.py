@@ -355,3 +355,13 @@ def test_an_answer_with_no_supported_statement_says_so(answerer: Answerer, test_
     else:  # the model refused by itself, or wrote something the passage supports
         assert "None of these statements" not in answer.answer
         assert answer.support_rate is None or answer.support_rate > 0 or not judged
+
+
+def test_constrained_citations_can_only_name_passages_in_the_prompt(answerer: Answerer) -> None:
+    options = AskOptions(max_tokens=48, temperature=0.0, cite_mode="constrained")
+    answer = answerer.ask("What decides the time to first token? Cite the passage.", options)
+    assert answer.finish_reason in ("stop", "length") and answer.error is None
+    assert answer.invalid_citations == []  # the grammar never lets a marker name passage 4 or more
+    assert "【" not in answer.answer and "［" not in answer.answer
+    with pytest.raises(UsageError, match="citation mode"):
+        answerer.ask_stream("Hi?", AskOptions(cite_mode="loose"))
