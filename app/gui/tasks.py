@@ -23,6 +23,7 @@ class Resource(Enum):
 
     STORE = "store"  # the library: SQLite store, FAISS index, embedder
     MODEL = "model"  # the Llama object
+    CHATS = "chats"  # chat list, open, delete: short SQLite reads/writes never queued behind ingestion
 
 
 class TaskContext:

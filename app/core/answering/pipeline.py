@@ -211,12 +211,13 @@ class Answerer:
             originals = {hit.chunk_id: hit for hit in run.hits}  # citations quote the stored text
             run.passages = [originals[hit.chunk_id] for hit in plan.passages]
             tokens, start_thinking = plan.tokens, engine.opens_thinking(plan.prompt)
-            if options.continue_from:
+            continue_from = options.continue_from.rstrip("\ufffd")  # never feed a broken character
+            if continue_from:
                 # Resume inside the assistant turn, after the text already produced.
-                tokens = engine.tokenize_prompt(plan.prompt + escape(options.continue_from))
+                tokens = engine.tokenize_prompt(plan.prompt + escape(continue_from))
                 if len(tokens) + run.sampling.max_tokens > info.n_ctx:
                     raise UsageError("there is no room left in the context to continue this answer")
-                run.answer.append(options.continue_from)
+                run.answer.append(continue_from)
                 start_thinking = False
             started = run.mark("assemble", started)
         except Exception as exc:
@@ -228,17 +229,26 @@ class Answerer:
             yield Delta(run.answer[-1], "answer", 0)
             yield Finished(self._finish(run, "stop", chat_id))
             return
-        yield from self._decode(run, engine, tokens, start_thinking, cancel)
+        yield from self._decode(run, engine, tokens, start_thinking, cancel, bool(continue_from))
         yield Finished(self._finish(run, run.end.finish_reason if run.end else "error", chat_id))
 
     def _decode(
-        self, run: AnswerRun, engine: Engine, tokens: list[int], start_thinking: bool, cancel: CancelToken
+        self,
+        run: AnswerRun,
+        engine: Engine,
+        tokens: list[int],
+        start_thinking: bool,
+        cancel: CancelToken,
+        continuing: bool = False,
     ) -> Iterator[AnswerEvent]:
         stream_started = time.perf_counter()
         held = count = thinking = 0
         first_at: float | None = None
         channel = "answer"
-        for event in engine.stream(tokens, run.sampling, cancel, start_thinking=start_thinking):
+        stream = engine.stream(
+            tokens, run.sampling, cancel, start_thinking=start_thinking, continuing=continuing
+        )
+        for event in stream:
             if isinstance(event, TokenStep):
                 held += 1
                 count += 1
