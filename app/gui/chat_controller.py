@@ -91,6 +91,7 @@ class ChatController(QObject):
             elif isinstance(event, Retrieved):
                 state.set_retrieved(event.hits)
 
+        view = self._view
         self.question_added.emit(question)
         self.answer_started.emit(state)
         self._handle = self.app.runner.submit(
@@ -98,7 +99,7 @@ class ChatController(QObject):
             run,
             name="ask",
             on_progress=progress,
-            on_success=lambda answer, view=self._view: self._on_answer(state, answer, view),
+            on_success=lambda answer: self._on_answer(state, answer, view),
             on_failure=lambda error, details: self._on_failed(state, error, details),
             on_cancelled=lambda: self._on_cancelled(state),
         )
