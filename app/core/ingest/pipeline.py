@@ -244,7 +244,7 @@ class Ingester:
         cancel: CancelToken,
         counter: _PageCounter,
     ) -> Iterator[tuple[int, str]]:
-        for page, count, raw in self.extractor.pages(path):
+        for page, count, raw in self.extractor.pages(path, cancel):
             cancel.raise_if_cancelled()
             text = normalize_text(raw)
             counter.pages = count

@@ -18,7 +18,10 @@ from multiprocessing.context import SpawnProcess
 from pathlib import Path
 from typing import Any
 
+from app.core.cancel import CancelToken
 from app.core.ingest.readers import UnreadableFile, read_pages
+
+CANCEL_POLL_SECONDS = 0.1  # how often a wait for the worker looks at the cancel token
 
 
 @dataclass(frozen=True)
@@ -101,9 +104,10 @@ class PageExtractor:
             self._conn.close()
         self._process, self._conn = None, None
 
-    def pages(self, path: Path) -> Iterator[tuple[int, int, str]]:
+    def pages(self, path: Path, cancel: CancelToken | None = None) -> Iterator[tuple[int, int, str]]:
         """Yield (page, page count, raw text). Time spent by the caller between pages does not
-        count against the limit; only waiting for the worker does."""
+        count against the limit; only waiting for the worker does. A set `cancel` ends a wait
+        within CANCEL_POLL_SECONDS (Cancelled; the worker is stopped)."""
         budget = self.limits.seconds_for(path.stat().st_size)
         process, conn = self._start()
         conn.send(str(path))
@@ -111,7 +115,15 @@ class PageExtractor:
         try:
             while True:
                 waited = time.monotonic()
-                if not conn.poll(max(budget, 0.0)):
+                ready = False
+                while not ready:
+                    if cancel is not None:
+                        cancel.raise_if_cancelled()
+                    left = budget - (time.monotonic() - waited)
+                    if left <= 0:
+                        break
+                    ready = conn.poll(min(left, CANCEL_POLL_SECONDS) if cancel is not None else left)
+                if not ready:
                     self._kill()
                     limit = self.limits.seconds_for(path.stat().st_size)
                     raise ExtractionFailed(f"not a readable PDF: reading it took longer than {limit:.0f} s")
