@@ -6,6 +6,7 @@ import argparse
 import contextlib
 import json
 import logging
+import sqlite3
 import sys
 from collections.abc import Callable, Iterator
 from pathlib import Path
@@ -231,7 +232,7 @@ def run_cli(argv: list[str]) -> int:
         except (Cancelled, KeyboardInterrupt):
             print("folio: cancelled", file=sys.stderr)
             return EXIT_FAILED
-        except (OSError, SQLAlchemyError) as exc:  # disk full, read-only library, a damaged file
+        except (OSError, sqlite3.Error, SQLAlchemyError) as exc:  # disk full, read-only, damaged
             library = args.library or paths.default_library_dir()
             message = f"the library {library} cannot be used: {_reason(exc)}"
             print(f"folio: {message}", file=sys.stderr)
