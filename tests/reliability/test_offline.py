@@ -8,9 +8,11 @@ import pytest
 
 
 def test_connections_off_this_machine_fail_and_localhost_works() -> None:
-    with socket.socket(socket.AF_INET, socket.SOCK_STREAM) as outside:
-        with pytest.raises(OSError, match="Folio is offline"):
-            outside.connect(("93.184.215.14", 443))
+    with (
+        socket.socket(socket.AF_INET, socket.SOCK_STREAM) as outside,
+        pytest.raises(OSError, match="Folio is offline"),
+    ):
+        outside.connect(("93.184.215.14", 443))
     with socket.socket(socket.AF_INET, socket.SOCK_STREAM) as server:
         server.bind(("127.0.0.1", 0))
         server.listen(1)
