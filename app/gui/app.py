@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import logging
+import os
 import sys
 import traceback
 from collections.abc import Sequence
@@ -19,7 +20,7 @@ from app.core.errors import UsageError
 from app.gui.app_controller import AppController, ServicesFactory, default_factory
 from app.gui.errors import ErrorReporter
 from app.gui.main_window import MainWindow
-from app.gui.tasks import TaskRunner
+from app.gui.tasks import TaskRunner, stragglers
 
 log = logging.getLogger(__name__)
 
@@ -104,4 +105,10 @@ def run_gui(argv: Sequence[str]) -> int:
             ).format(settings_problem)
         )
     QTimer.singleShot(0, window.app.start)
-    return int(app.exec())
+    code = int(app.exec())
+    if stragglers():  # a worker stuck in a step that cannot be interrupted: do not wait for it
+        logging.shutdown()
+        sys.stdout.flush()
+        sys.stderr.flush()
+        os._exit(code)
+    return code

@@ -219,11 +219,16 @@ class AppController(QObject):
 
     # -- shutdown ----------------------------------------------------------------------------------
     def shutdown(self) -> None:
-        """Cancel and join every worker, then close the facade (store, index, model)."""
-        self.runner.shutdown()
+        """Cancel and join every worker (bounded), then close the facade (store, index, model).
+        A worker still busy (a model load cannot be interrupted) keeps the facade it uses: the
+        process ends without closing it, and SQLite rolls back what was not committed."""
+        stuck = self.runner.shutdown()
         folio = self.folio or self._built
         self.folio = None
         self._built = None
+        if stuck:
+            log.warning("exiting without waiting for %s", ", ".join(stuck))
+            return
         if folio is not None:
             try:
                 folio.close()

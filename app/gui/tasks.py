@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import logging
 import queue
+import time
 import traceback
 from collections.abc import Callable
 from dataclasses import dataclass, field
@@ -16,6 +17,15 @@ from app.core.cancel import CancelToken
 from app.core.errors import Cancelled
 
 log = logging.getLogger(__name__)
+
+SHUTDOWN_SECONDS = 2.5  # closing the window never waits longer than this for the workers
+# Workers still busy at shutdown: kept alive until the process ends (never destroyed running).
+_STRAGGLERS: list[QThread] = []
+
+
+def stragglers() -> list[str]:
+    """Names of the workers a shutdown left running (the app then exits without joining them)."""
+    return [worker.objectName() for worker in _STRAGGLERS if worker.isRunning()]
 
 
 class Resource(Enum):
@@ -213,17 +223,26 @@ class TaskRunner(QObject):
     def report_failure(self, error: object, details: str) -> None:
         self.task_failed.emit(error, details)
 
-    def shutdown(self) -> None:
-        """Cancel every task, let each worker finish its current step, and join the threads."""
+    def shutdown(self, timeout_s: float = SHUTDOWN_SECONDS) -> list[str]:
+        """Cancel every task, let each worker finish its current step, and join the threads, for
+        at most `timeout_s` in all. Returns the names of workers still busy then (a step that
+        cannot be interrupted, such as loading a model): they are kept referenced, and the app
+        ends the process without waiting for them (their SQLite transactions roll back)."""
         self.accepting = False
         for handle in list(self._active):
             handle.cancel()
         for worker in self._workers.values():
             worker.jobs.put(None)
+        deadline = time.monotonic() + timeout_s
+        stuck: list[str] = []
         for worker in self._workers.values():
-            worker.wait()
+            left_ms = max(0, int((deadline - time.monotonic()) * 1000))
+            if not worker.wait(left_ms):
+                stuck.append(worker.objectName())
+                _STRAGGLERS.append(worker)
         self._workers.clear()
         self._active.clear()
+        return stuck
 
     def _worker(self, resource: Resource) -> _Worker:
         worker = self._workers.get(resource)
