@@ -20,6 +20,7 @@ from app.core.errors import UsageError
 from app.gui.app_controller import AppController, ServicesFactory, default_factory
 from app.gui.errors import ErrorReporter
 from app.gui.main_window import MainWindow
+from app.gui.startup_problems import StartupProblemBox
 from app.gui.tasks import TaskRunner, stragglers
 
 log = logging.getLogger(__name__)
@@ -65,6 +66,11 @@ def create_window(
     reporter.setParent(window)
     reporter._parent_widget = window
     runner.task_failed.connect(reporter.report)
+
+    def offer_fix(kind: str, message: str) -> None:
+        StartupProblemBox(window, controller, kind, message).open()  # owned by the window
+
+    controller.startup_problem.connect(offer_fix)
     return window
 
 
