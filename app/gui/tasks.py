@@ -28,6 +28,15 @@ def stragglers() -> list[str]:
     return [worker.objectName() for worker in _STRAGGLERS if worker.isRunning()]
 
 
+def join_stragglers(timeout_s: float) -> bool:
+    """Wait for the workers shutdowns left running (for a process that goes on, such as tests)."""
+    deadline = time.monotonic() + timeout_s
+    for worker in list(_STRAGGLERS):
+        if worker.wait(max(0, int((deadline - time.monotonic()) * 1000))):
+            _STRAGGLERS.remove(worker)
+    return not _STRAGGLERS
+
+
 class Resource(Enum):
     """Resources that allow one user at a time; each gets its own worker thread."""
 
@@ -181,6 +190,7 @@ class TaskRunner(QObject):
         self._workers: dict[Resource, _Worker] = {}
         self._active: list[TaskHandle] = []
         self.accepting = True
+        self.stuck: list[str] = []  # workers the last shutdown left running
 
     def submit(
         self,
@@ -242,6 +252,7 @@ class TaskRunner(QObject):
                 _STRAGGLERS.append(worker)
         self._workers.clear()
         self._active.clear()
+        self.stuck = stuck
         return stuck
 
     def _worker(self, resource: Resource) -> _Worker:

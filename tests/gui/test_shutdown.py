@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import threading
 import time
 from pathlib import Path
 
@@ -9,7 +10,7 @@ from pytestqt.qtbot import QtBot
 
 from app.gui.app_controller import ServicesFactory
 from app.gui.main_window import MainWindow
-from app.gui.tasks import _STRAGGLERS, stragglers
+from app.gui.tasks import join_stragglers
 from tests.gui.conftest import WindowFactory
 from tests.gui.fakes import FakeAnswerer, fake_factory
 from tests.pdfgen import write_pdf
@@ -35,7 +36,7 @@ def test_close_during_ingestion(
     qtbot.wait(1500)  # well into reading and embedding
     seconds = _close_timed(window)
     record("shutdown_during_ingestion_s", round(seconds, 2))
-    assert seconds < BOUND_S and not stragglers()
+    assert seconds < BOUND_S and window.app.runner.stuck == []
 
 
 def test_close_during_generation(qtbot: QtBot, make_window: WindowFactory) -> None:
@@ -46,24 +47,26 @@ def test_close_during_generation(qtbot: QtBot, make_window: WindowFactory) -> No
     qtbot.waitUntil(lambda: answerer.started.is_set(), timeout=10_000)
     seconds = _close_timed(window)
     record("shutdown_during_generation_s", round(seconds, 2))
-    assert seconds < BOUND_S and not stragglers()
+    assert seconds < BOUND_S and window.app.runner.stuck == []
 
 
 class _SlowLoad(FakeAnswerer):
     """A model load that cannot be interrupted (llama.cpp reading a big file)."""
 
+    loading = threading.Event()
+
     def load_model(self):  # type: ignore[no-untyped-def]
-        time.sleep(6)
+        self.loading.set()
+        time.sleep(8)
         return super().load_model()
 
 
 def test_close_during_model_loading(qtbot: QtBot, make_window: WindowFactory) -> None:
-    window = make_window(fake_factory(_SlowLoad(["ok"])))
-    qtbot.waitUntil(lambda: window.app.model_loading, timeout=10_000)
+    answerer = _SlowLoad(["ok"])
+    window = make_window(fake_factory(answerer))
+    qtbot.waitUntil(answerer.loading.is_set, timeout=30_000)
     seconds = _close_timed(window)
     record("shutdown_during_model_loading_s", round(seconds, 2))
     assert seconds < BOUND_S
-    assert stragglers() == ["folio-model"], "the load is left to the process exit, not waited for"
-    for worker in list(_STRAGGLERS):  # this test process goes on: let the load end
-        worker.wait(10_000)
-    _STRAGGLERS.clear()
+    assert window.app.runner.stuck == ["folio-model"], "the load is left to the process exit"
+    assert join_stragglers(30)  # this test process goes on: let the load end
