@@ -78,6 +78,7 @@ def test_kill_during_ingest(tmp_path: Path, embedder: Embedder) -> None:
             if doc["document"] in before:  # intact: the same bytes and chunks as before the kill
                 assert (doc["sha256"], doc["chunks"]) == before[doc["document"]]
         assert not list(library.glob(".staging-*.sqlite3*")), "scratch files of the killed run removed"
+        record("kill_ingest_trials_done", trial + 1)
     record("kill_ingest_trials", SCALE.kill_trials)
     record("kill_ingest_documents_committed_before_kill", committed_total)
 

@@ -56,5 +56,6 @@ def test_two_writers_and_a_searcher(tmp_path: Path, embedder: Embedder) -> None:
             assert not folio.notices, folio.notices  # the saved index held both writers' vectors
         finally:
             folio.close()
+        record("two_writer_rounds_done", round_number + 1)
     record("two_writer_rounds", SCALE.writer_rounds)
     record("two_writer_searches_without_failure", searches)
