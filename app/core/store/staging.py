@@ -10,9 +10,11 @@ still alive (another process ingesting into the same library) is never touched.
 
 from __future__ import annotations
 
+import contextlib
 import os
 import sqlite3
 import tempfile
+import time
 from collections.abc import Iterator, Sequence
 from pathlib import Path
 from types import TracebackType
@@ -26,6 +28,8 @@ from app.core.store.file_lock import is_free, lock_fd, unlock_fd
 STAGING_PREFIX = ".staging-"
 STAGING_SUFFIX = ".sqlite3"
 OWNER_SUFFIX = ".owner"
+OWNER_TMP_PREFIX = ".owner-tmp-"
+UNNAMED_OWNER_AGE_S = 600.0
 
 
 def _owner_of(staging: Path) -> Path:
@@ -45,14 +49,20 @@ def remove_leftover_staging(library_dir: Path) -> list[Path]:
         stem = owner.name[: -len(OWNER_SUFFIX)]
         if not any(library_dir.glob(f"{stem}{STAGING_SUFFIX}*")) and is_free(owner):
             owner.unlink(missing_ok=True)
+    # A crash between creating an owner lock and naming it leaves a free `.owner-tmp-` file; a
+    # young one may belong to a process about to lock it, so only old ones are removed.
+    for unnamed in library_dir.glob(f"{OWNER_TMP_PREFIX}*"):
+        with contextlib.suppress(OSError):
+            if time.time() - unnamed.stat().st_mtime > UNNAMED_OWNER_AGE_S and is_free(unnamed):
+                unnamed.unlink(missing_ok=True)
     return removed
 
 
 def _locked_owner(library_dir: Path) -> tuple[int, Path]:
     """A new owner lock file, locked BEFORE it gets a name the cleaner looks at."""
-    fd, name = tempfile.mkstemp(prefix=".owner-tmp-", dir=library_dir)
+    fd, name = tempfile.mkstemp(prefix=OWNER_TMP_PREFIX, dir=library_dir)
     lock_fd(fd)
-    token = Path(name).name.removeprefix(".owner-tmp-")
+    token = Path(name).name.removeprefix(OWNER_TMP_PREFIX)
     owner = library_dir / f"{STAGING_PREFIX}{os.getpid()}-{token}{OWNER_SUFFIX}"
     os.replace(name, owner)
     return fd, owner
