@@ -51,8 +51,8 @@ SCALE = (
         writer_rounds=1,
         mutations=6,
         cancels=12,
-        long_pdf_pages=300,
-        pages_per_document=12,
+        long_pdf_pages=200,
+        pages_per_document=8,
     )
 )
 
