@@ -6,10 +6,13 @@ import argparse
 import contextlib
 import json
 import logging
+import sqlite3
 import sys
 from collections.abc import Callable, Iterator
 from pathlib import Path
 from typing import Any, TextIO
+
+from sqlalchemy.exc import SQLAlchemyError
 
 from app.cli_ask import add_ask_parser, run_ask
 from app.core import paths
@@ -225,6 +228,15 @@ COMMANDS: dict[str, Callable[[argparse.Namespace, Folio, TextIO], int]] = {
 }
 
 
+def _reason(exc: BaseException) -> str:
+    """The underlying message of a store or file-system error, without SQL or a traceback."""
+    original = getattr(exc, "orig", None) or exc
+    if isinstance(original, OSError) and original.strerror:
+        where = f" ({original.filename})" if original.filename else ""
+        return f"{original.strerror}{where}"
+    return str(original).splitlines()[0] if str(original) else type(original).__name__
+
+
 def run_cli(argv: list[str]) -> int:
     logging.basicConfig(stream=sys.stderr, level=logging.WARNING, format="folio: %(message)s")
     logging.getLogger("pypdf").setLevel(logging.ERROR)
@@ -252,6 +264,13 @@ def run_cli(argv: list[str]) -> int:
             return EXIT_FAILED
         except (Cancelled, KeyboardInterrupt):
             print("folio: cancelled", file=sys.stderr)
+            return EXIT_FAILED
+        except (OSError, sqlite3.Error, SQLAlchemyError) as exc:  # disk full, read-only, damaged
+            library = args.library or paths.default_library_dir()
+            message = f"the library {library} cannot be used: {_reason(exc)}"
+            print(f"folio: {message}", file=sys.stderr)
+            if args.json:
+                _emit(out, {"error": message})
             return EXIT_FAILED
         finally:
             if folio is not None:

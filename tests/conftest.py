@@ -2,7 +2,9 @@
 
 from __future__ import annotations
 
+import ipaddress
 import os
+import socket
 from collections.abc import Iterator
 from pathlib import Path
 
@@ -25,6 +27,39 @@ pytest_plugins = ["tests.core.conftest_answer"]
 os.environ.setdefault("HF_HUB_OFFLINE", "1")
 os.environ.setdefault("TRANSFORMERS_OFFLINE", "1")
 os.environ.setdefault("TOKENIZERS_PARALLELISM", "false")
+
+
+_real_connect = socket.socket.connect
+_real_connect_ex = socket.socket.connect_ex
+
+
+def _local_only(address: object) -> None:
+    """Folio is offline: the suite fails on any connection that leaves this machine."""
+    if isinstance(address, (str, bytes)):  # AF_UNIX
+        return
+    host = str(address[0]) if isinstance(address, tuple) else str(address)  # type: ignore[index]
+    if host == "localhost":
+        return
+    try:
+        if ipaddress.ip_address(host.split("%")[0]).is_loopback:
+            return
+    except ValueError:
+        pass
+    raise OSError(f"network access in a test: connection to {address!r} refused (Folio is offline)")
+
+
+def _guarded_connect(self: socket.socket, address: object) -> None:
+    _local_only(address)
+    _real_connect(self, address)  # type: ignore[arg-type]
+
+
+def _guarded_connect_ex(self: socket.socket, address: object) -> int:
+    _local_only(address)
+    return _real_connect_ex(self, address)  # type: ignore[arg-type]
+
+
+socket.socket.connect = _guarded_connect  # type: ignore[method-assign,assignment]
+socket.socket.connect_ex = _guarded_connect_ex  # type: ignore[method-assign,assignment]
 
 
 @pytest.fixture(autouse=True)

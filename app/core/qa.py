@@ -16,7 +16,7 @@ from app.core.config import Settings, SettingsOwner
 from app.core.embed.binding import bind_library_embedder
 from app.core.embed.embedder import Embedder
 from app.core.index.consistency import VerifyReport, verify_library
-from app.core.index.sync import open_vector_index
+from app.core.index.sync import apply_change, open_vector_index, refresh_index
 from app.core.index.vector_index import INDEX_FILE, VectorIndex
 from app.core.ingest.pipeline import Ingester, IngestReport, ProgressCallback
 from app.core.passage import SearchResult
@@ -126,29 +126,29 @@ class Folio:
         progress: ProgressCallback | None = None,
         cancel: CancelToken | None = None,
     ) -> IngestReport:
+        return self._the_ingester().ingest(paths, progress, cancel)
+
+    def _the_ingester(self) -> Ingester:
         index = self._ready()
         with self._lock:
             if self._ingester is None:
                 self._ingester = Ingester(
                     self.store, index, self.index_path, self.embedder, self.settings_owner
                 )
-            ingester = self._ingester
-        return ingester.ingest(paths, progress, cancel)
+            return self._ingester
 
     def reindex(
         self, document: str | int, progress: ProgressCallback | None = None, cancel: CancelToken | None = None
     ) -> IngestReport:
-        """Read a document's file again from scratch (its chunks are replaced in one transaction)."""
+        """Read a document's file again from scratch. The new version is read and chunked first and
+        replaces the old chunks in one transaction; a failure or a cancel leaves the old version
+        in place and searchable."""
         info = self.store.find_document(document)
-        index = self._ready()
-        with self.store.write_lock:
-            ids = self.store.delete_document(info.id)
-            index.remove(ids)
-            index.save(self.index_path)
-        return self.ingest([Path(info.path)], progress, cancel)
+        return self._the_ingester().ingest([Path(info.path)], progress, cancel, reread=True)
 
     def search(self, query: str, k: int | None = None) -> SearchResult:
         index = self._ready()
+        refresh_index(index, self.store)  # another process may have written since
         return Retriever(self.store, index, self.embedder).search(query, k or self.settings.passages_k)
 
     def documents(self) -> list[DocumentInfo]:
@@ -162,15 +162,15 @@ class Folio:
         """Remove a document with its chunks, keyword rows and vectors."""
         info = self.store.find_document(document)
         index = self._vector_index()
-        with self.store.write_lock:
-            ids = self.store.delete_document(info.id)
-            index.remove(ids)
-            index.save(self.index_path)
+        self.store.delete_document(
+            info.id, on_commit=lambda change: apply_change(index, self.store, change, self.index_path)
+        )
         return info
 
     def verify(self, repair: bool = False) -> VerifyReport:
         """Check store ↔ index ↔ keyword tables; with `repair`, rebuild what disagrees."""
-        outcome = verify_library(self.store, self.index_path, repair)
+        with self.store.write_lock:  # the store and the index file stand still while compared
+            outcome = verify_library(self.store, self.index_path, repair)
         if outcome.rebuilt_index is not None:
             with self._lock:
                 self._index = outcome.rebuilt_index

@@ -16,6 +16,7 @@ from app.core.config import Settings
 from app.gui.app import create_window
 from app.gui.app_controller import ServicesFactory
 from app.gui.main_window import MainWindow
+from app.gui.tasks import join_stragglers
 
 os.environ.setdefault("QT_QPA_PLATFORM", "offscreen")
 os.environ.setdefault("HF_HUB_OFFLINE", "1")
@@ -137,3 +138,4 @@ def make_window(qtbot: QtBot, tmp_path: Path) -> Iterator[WindowFactory]:
     for window in windows:
         if window.isVisible() or window.app.runner.accepting:
             window.close()
+    assert join_stragglers(120), "a worker left running by a window's shutdown did not end"

@@ -116,6 +116,7 @@ class FakeFolio:
         self.answerer = answerer
         self.closed = False
         self.removed: list[int | str] = []
+        self.notices: list[str] = []
 
     @property
     def settings(self) -> Settings:

@@ -16,7 +16,9 @@ from app.core.cancel import CancelToken
 from app.core.config import Settings
 from app.core.errors import ModelError, UsageError
 from app.core.generate.engine import Engine
+from app.core.passage import SearchResult
 from app.core.store.chats import Trace
+from app.core.store.conversations import AnswerRecord
 from tests.core.answer_helpers import fixed_search, make_hit
 
 HITS = [
@@ -212,6 +214,34 @@ def test_no_hits_at_all_is_gated_in_the_question_language(
     empty = Answerer(test_settings, answerer._sessions, fixed_search([]), engine=answerer.engine)
     answer = empty.ask("缓存是什么？")
     assert answer.grounded is False and answer.answer == "文档中没有涉及这个问题的内容。"
+
+
+def test_a_follow_up_that_names_little_is_searched_with_the_previous_question(
+    answerer: Answerer, test_settings: Settings
+) -> None:
+    volcano = [make_hit(1, "The volcano readings rose in spring because magma fed the vents.", page=3)]
+    garden = [make_hit(1, "Unrelated text about gardening.", similarity=0.05)]
+    queries: list[str] = []
+
+    def search(query: str, k: int) -> SearchResult:
+        queries.append(query)
+        return SearchResult(query, (volcano if "volcano" in query else garden)[:k], 1.0)
+
+    chatty = Answerer(test_settings, answerer._sessions, search, engine=answerer.engine)
+    chat_id = chatty.new_chat()
+    chatty.conversations.save(
+        AnswerRecord("What did the volcano readings show?", "They rose in spring [1].", "", "stop", []),
+        chat_id,
+    )
+    follow = chatty.ask("And why did they rise?", AskOptions(max_tokens=8), chat_id=chat_id)
+    assert queries == [
+        "And why did they rise?",
+        "What did the volcano readings show?\nAnd why did they rise?",
+    ]
+    assert follow.grounded is not False and follow.metrics.completion_tokens > 0
+    assert [c.page for c in follow.passages] == [3]
+    alone = chatty.ask("And why did they rise?", AskOptions(max_tokens=8))  # no chat: nothing to add
+    assert alone.grounded is False and queries[-1] == "And why did they rise?"
 
 
 def test_missing_model_gives_an_error_answer_naming_the_file(

@@ -167,8 +167,7 @@ class Answerer:
         started: float,
     ) -> Iterator[AnswerEvent]:
         try:
-            result = self._search(run.question, k)
-            run.hits, run.retrieval_ms = list(result.hits), result.retrieval_ms
+            self._retrieve(run, k, chat_id)
         except Exception as exc:
             run.mark("retrieve", started)
             yield Retrieved([], 0.0)
@@ -176,8 +175,7 @@ class Answerer:
             return
         started = run.mark("retrieve", started)
         yield Retrieved(run.hits, run.retrieval_ms)
-        run.gate = gate_score(run.question, run.hits)
-        if not run.hits or run.gate.score < self._settings.grounding_threshold:
+        if not run.hits or run.gate is None or run.gate.score < self._settings.grounding_threshold:
             run.grounded = False
             run.answer.append(not_covered_answer(run.question))
             yield Delta(run.answer[0], "answer", 0)
@@ -219,12 +217,13 @@ class Answerer:
             originals = {hit.chunk_id: hit for hit in run.hits}  # citations quote the stored text
             run.passages = [originals[hit.chunk_id] for hit in plan.passages]
             tokens, start_thinking = plan.tokens, engine.opens_thinking(plan.prompt)
-            if options.continue_from:
+            continue_from = options.continue_from.rstrip("\ufffd")  # never feed a broken character
+            if continue_from:
                 # Resume inside the assistant turn, after the text already produced.
-                tokens = engine.tokenize_prompt(plan.prompt + escape(options.continue_from))
+                tokens = engine.tokenize_prompt(plan.prompt + escape(continue_from))
                 if len(tokens) + run.sampling.max_tokens > info.n_ctx:
                     raise UsageError("there is no room left in the context to continue this answer")
-                run.answer.append(options.continue_from)
+                run.answer.append(continue_from)
                 start_thinking = False
             started = run.mark("assemble", started)
         except Exception as exc:
@@ -239,7 +238,7 @@ class Answerer:
         grammar = None
         if (options.cite_mode or self._settings.cite_mode) == "constrained" and not options.thinking:
             grammar = citation_grammar(len(run.passages))  # thinking text stays free
-        yield from self._decode(run, engine, tokens, start_thinking, cancel, grammar)
+        yield from self._decode(run, engine, tokens, start_thinking, cancel, grammar, bool(continue_from))
         final = self._finish(run, run.end.finish_reason if run.end else "error", chat_id)
         streamed = "".join(run.answer).rstrip()
         if len(final.answer) > len(streamed) and final.answer.startswith(streamed):
@@ -254,14 +253,21 @@ class Answerer:
         start_thinking: bool,
         cancel: CancelToken,
         grammar: str | None,
+        continuing: bool = False,
     ) -> Iterator[AnswerEvent]:
         stream_started = time.perf_counter()
         held = count = thinking = 0
         first_at: float | None = None
         channel = "answer"
-        for event in engine.stream(
-            tokens, run.sampling, cancel, start_thinking=start_thinking, grammar=grammar
-        ):
+        stream = engine.stream(
+            tokens,
+            run.sampling,
+            cancel,
+            start_thinking=start_thinking,
+            grammar=grammar,
+            continuing=continuing,
+        )
+        for event in stream:
             if isinstance(event, TokenStep):
                 held += 1
                 count += 1
@@ -356,6 +362,25 @@ class Answerer:
         except Exception:  # a bug in checking must not lose the answer
             log.exception("checking the answer's sentences failed")
             return None
+
+    def _retrieve(self, run: AnswerRun, k: int, chat_id: int | None) -> None:
+        """Search for the question and score how well the hits cover it. A follow-up in a chat
+        ("and why did they rise?") names little of its subject: when the question alone fails the
+        gate, search again with the chat's previous question before it, and keep what covers more."""
+        result = self._search(run.question, k)
+        run.hits, run.retrieval_ms = list(result.hits), result.retrieval_ms
+        run.gate = gate_score(run.question, run.hits)
+        if chat_id is None or (run.hits and run.gate.score >= self._settings.grounding_threshold):
+            return
+        turns = self.conversations.turns(chat_id)
+        if not turns:
+            return
+        query = f"{turns[-1][0]}\n{run.question}"
+        again = self._search(query, k)
+        gate = gate_score(query, again.hits)
+        run.retrieval_ms += again.retrieval_ms
+        if again.hits and gate.score > run.gate.score:
+            run.hits, run.gate = list(again.hits), gate
 
     def _history(self, chat_id: int) -> list[HistoryTurn]:
         return [HistoryTurn(question, answer) for question, answer in self.conversations.turns(chat_id)]

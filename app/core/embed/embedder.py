@@ -31,6 +31,9 @@ class Embedder:
         self._model: Any = None
         self._identity: str | None = None
         self._lock = threading.Lock()
+        # The fast tokenizer is not thread-safe ("Already borrowed"): the ingest and answer
+        # workers take turns for each tokenize or encode call.
+        self._use_lock = threading.Lock()
 
     def _load(self) -> Any:
         with self._lock:
@@ -93,15 +96,17 @@ class Embedder:
         if not texts:
             return []
         tokenizer = self._load().tokenizer
-        encoded = tokenizer(list(texts), add_special_tokens=False, truncation=False)["input_ids"]
+        with self._use_lock:
+            encoded = tokenizer(list(texts), add_special_tokens=False, truncation=False)["input_ids"]
         return [len(ids) for ids in encoded]
 
     def split_by_tokens(self, text: str, max_tokens: int) -> list[tuple[int, int]]:
         """Cut `text` into [start, end) character spans of at most `max_tokens` word pieces."""
         tokenizer = self._load().tokenizer
-        offsets = tokenizer(text, add_special_tokens=False, truncation=False, return_offsets_mapping=True)[
-            "offset_mapping"
-        ]
+        with self._use_lock:
+            offsets = tokenizer(
+                text, add_special_tokens=False, truncation=False, return_offsets_mapping=True
+            )["offset_mapping"]
         if not offsets:
             return [(0, len(text))] if text.strip() else []
         spans: list[tuple[int, int]] = []
@@ -117,11 +122,13 @@ class Embedder:
         dim = self.dimension
         if not texts:
             return np.zeros((0, dim), dtype=np.float32)
-        vectors = self._load().encode(
-            list(texts),
-            batch_size=self.batch_size,
-            convert_to_numpy=True,
-            normalize_embeddings=True,
-            show_progress_bar=False,
-        )
+        model = self._load()
+        with self._use_lock:
+            vectors = model.encode(
+                list(texts),
+                batch_size=self.batch_size,
+                convert_to_numpy=True,
+                normalize_embeddings=True,
+                show_progress_bar=False,
+            )
         return np.ascontiguousarray(vectors, dtype=np.float32)

@@ -299,17 +299,20 @@ class Engine:
         stops: Sequence[str] = (),
         start_thinking: bool = False,
         grammar: str | None = None,
+        continuing: bool = False,
     ) -> Iterator[TokenStep | GenerationEnd]:
         """Prefill (reusing the cached prefix, in batches, cancellable), then decode token by token.
 
         Yields a TokenStep per sampled token and one GenerationEnd last; never raises for a
         failed generation (finish_reason "error"). The caller holds `lock`. `grammar` (GBNF)
         constrains every sampled token, e.g. to citation markers of the prompt's passages.
+        `continuing`: the prompt ends inside an answer's text (Continue), whose spacing the new
+        text keeps.
         """
         llm = self._require_llm()
         started = time.perf_counter()
         prompt = list(tokens)
-        splitter = ChannelSplitter([*self._stops, *stops], start_thinking)
+        splitter = ChannelSplitter([*self._stops, *stops], start_thinking, continuing)
         utf8 = Utf8Stream()
         cached = 0
         first_at: float | None = None

@@ -9,13 +9,11 @@ from collections.abc import Callable, Iterator, Sequence
 from dataclasses import dataclass, field
 from pathlib import Path
 
-import numpy as np
-import numpy.typing as npt
-
 from app.core.cancel import CancelToken
 from app.core.config import SettingsOwner
 from app.core.embed.embedder import Embedder
 from app.core.errors import Cancelled
+from app.core.index.sync import apply_change
 from app.core.index.vector_index import VectorIndex
 from app.core.ingest.chunker import Chunker, chunk_pages
 from app.core.ingest.normalize import normalize_text
@@ -172,7 +170,10 @@ class Ingester:
         paths: Sequence[Path],
         progress: ProgressCallback | None = None,
         cancel: CancelToken | None = None,
+        reread: bool = False,
     ) -> IngestReport:
+        """Ingest files and folders; `reread` reads files again even when their bytes are stored
+        (a re-index: the old version stays searchable until the new one is committed)."""
         started = time.perf_counter()
         cancel = cancel or CancelToken()
         files = collect_files(paths)
@@ -182,7 +183,7 @@ class Ingester:
                 report.cancelled = True
                 break
             try:
-                result = self._ingest_one(path, number, len(files), progress, cancel)
+                result = self._ingest_one(path, number, len(files), progress, cancel, reread)
             except Cancelled:
                 report.cancelled = True
                 break
@@ -205,7 +206,13 @@ class Ingester:
         return report
 
     def _ingest_one(
-        self, path: Path, number: int, total: int, progress: ProgressCallback | None, cancel: CancelToken
+        self,
+        path: Path,
+        number: int,
+        total: int,
+        progress: ProgressCallback | None,
+        cancel: CancelToken,
+        reread: bool = False,
     ) -> FileResult:
         name = path.name
         kind = file_kind(path)
@@ -221,13 +228,12 @@ class Ingester:
         except OSError as exc:
             return FileResult(str(path), name, "failed", error=f"cannot read the file: {exc.strerror or exc}")
         existing = self.store.document_by_path(str(path))
-        if existing is not None and existing.sha256 == digest:
+        if existing is not None and existing.sha256 == digest and not reread:
             return _unchanged(path, existing)
         twin = self.store.document_by_sha256(digest) if existing is None else None
         if twin is not None:  # the same bytes under another path: one document
             return _unchanged(path, twin)
 
-        vectors: list[npt.NDArray[np.float32]] = []
         page_counter = _PageCounter()
         sectioned = kind in SECTION_KINDS
 
@@ -245,15 +251,15 @@ class Ingester:
             for draft in chunk_pages(chunker, pages, separate=sectioned):
                 pending.append(page_counter.locate(draft))
                 if len(pending) >= EMBED_BATCH:
-                    yield self._embed(pending, vectors)
+                    yield self._embed(pending)
                     pending = []
             if page_counter.text_chars < max(1, MIN_TEXT_CHARS_PER_PAGE * page_counter.pages):
                 raise NoTextLayer()
             if pending:
-                yield self._embed(pending, vectors)
+                yield self._embed(pending)
 
         try:
-            _, new_ids, replaced = self.store.write_document(
+            outcome = self.store.write_document(
                 path=str(path),
                 name=name,
                 sha256=digest,
@@ -262,18 +268,18 @@ class Ingester:
                 batches=batches(),
                 page_count=lambda: page_counter.pages,
                 layers=lambda: page_counter.layers,
+                replace_same=reread,
+                on_commit=lambda change: apply_change(self.index, self.store, change, self.index_path),
             )
         except ExtractionFailed as exc:
             return FileResult(str(path), name, "failed", error=str(exc))
         except NoTextLayer:
             return FileResult(str(path), name, "failed", page_counter.pages, error=self._no_text_reason(kind))
-        self.index.remove(replaced)
-        if len(new_ids):
-            self.index.add(new_ids, np.vstack(vectors))
-        self.index.save(self.index_path)
-        status = "updated" if existing is not None else "added"
+        if outcome.status == "unchanged":  # the same bytes were stored meanwhile (another process)
+            return _unchanged(path, outcome.document)
+        doc = outcome.document
         return FileResult(
-            str(path), name, status, page_counter.pages, len(new_ids), None, page_counter.ocr_pages
+            str(path), doc.name, outcome.status, doc.pages, doc.chunks, None, page_counter.ocr_pages
         )
 
     def _no_text_reason(self, kind: str) -> str:
@@ -308,9 +314,8 @@ class Ingester:
                 progress(counter.progress(number, total, path, event.number, event.count, "parsing"))
             yield event.number, text
 
-    def _embed(self, drafts: list[ChunkDraft], sink: list[npt.NDArray[np.float32]]) -> list[NewChunk]:
+    def _embed(self, drafts: list[ChunkDraft]) -> list[NewChunk]:
         matrix = self.embedder.embed([d.text for d in drafts])
-        sink.append(matrix)
         return [NewChunk(d, matrix[i]) for i, d in enumerate(drafts)]
 
 

@@ -3,7 +3,6 @@
 from __future__ import annotations
 
 import logging
-import threading
 from collections.abc import Callable, Iterable, Iterator, Sequence
 from dataclasses import dataclass
 from datetime import datetime
@@ -19,6 +18,7 @@ from app.core.keywords import KEYWORDS_VERSION, terms_text
 from app.core.passage import ChunkDraft
 from app.core.store.base import utcnow
 from app.core.store.database import open_engine, session_factory
+from app.core.store.file_lock import InterProcessLock
 from app.core.store.layers import (
     LAYERS_SCHEMA_VERSION,
     PageLayerInfo,
@@ -33,6 +33,8 @@ from app.core.store.staging import ChunkStaging, remove_leftover_staging
 
 SCHEMA_VERSION = LAYERS_SCHEMA_VERSION
 KEYWORD_TABLES = ("chunks_terms", "chunks_trigram")
+WRITER_LOCK_FILE = ".writer.lock"
+GENERATION_KEY = "index_generation"
 
 log = logging.getLogger("folio")
 
@@ -89,6 +91,30 @@ class ChunkRow:
 
 
 @dataclass(frozen=True)
+class VectorChange:
+    """One committed change of the library's vectors: the index generation moved from `before` to
+    `after`; `removed` chunk ids lost their vectors, `added` ids got theirs."""
+
+    before: int
+    after: int
+    removed: npt.NDArray[np.int64]
+    added: npt.NDArray[np.int64]
+
+
+@dataclass(frozen=True)
+class WriteOutcome:
+    """What `write_document` did: added, updated, or unchanged (the same bytes were already there,
+    found under the writer lock, so two processes racing on one file end as ONE document)."""
+
+    status: str  # added | updated | unchanged
+    document: DocumentInfo
+    change: VectorChange | None
+
+
+CommitHook = Callable[[VectorChange], None]
+
+
+@dataclass(frozen=True)
 class NewChunk:
     """A chunk ready to store: draft plus its embedding."""
 
@@ -97,8 +123,13 @@ class NewChunk:
 
 
 class LibraryStore:
-    """All reads and writes of documents, chunks and keyword indexes. Writes are serialised by a
-    lock (one writer), reads may run concurrently (WAL)."""
+    """All reads and writes of documents, chunks and keyword indexes.
+
+    Writers hold `write_lock`, a lock file in the library shared by every process and thread, so
+    there is one writer at a time; readers never wait for it (WAL). Every change of the vectors
+    bumps the index generation stored in `meta` in the same transaction, so each process sees
+    when its copy of the vector index is behind.
+    """
 
     def __init__(self, library_dir: Path) -> None:
         self.library_dir = library_dir
@@ -106,7 +137,7 @@ class LibraryStore:
         migrate(self.engine)
         remove_leftover_staging(library_dir)
         self.sessions: sessionmaker[Session] = session_factory(self.engine)
-        self.write_lock = threading.RLock()
+        self.write_lock = InterProcessLock(library_dir / WRITER_LOCK_FILE)
         self._refresh_keyword_tables()
 
     def close(self) -> None:
@@ -118,6 +149,11 @@ class LibraryStore:
         with self.sessions() as session:
             row = session.get(Meta, key)
             return row.value if row else None
+
+    def index_generation(self) -> int:
+        """The number of committed vector changes so far (moves on every add, replace, delete)."""
+        value = self.meta(GENERATION_KEY)
+        return int(value) if value else 0
 
     def bind_embedder(
         self,
@@ -222,69 +258,99 @@ class LibraryStore:
         batches: Iterable[Sequence[NewChunk]],
         page_count: Callable[[], int] | None = None,
         layers: Callable[[], Sequence[PageLayerInfo]] | None = None,
-    ) -> tuple[int, npt.NDArray[np.int64], npt.NDArray[np.int64]]:
+        replace_same: bool = False,
+        on_commit: CommitHook | None = None,
+    ) -> WriteOutcome:
         """Insert (or replace) a document and all its chunks in ONE transaction. The chunk batches
         are streamed into a scratch file first (bounded memory, no lock held while a file is read
-        and embedded), then copied in. Returns (document id, new chunk ids, replaced chunk ids).
-        If the batches raise (cancel, unreadable file), nothing is changed. `page_count` is asked
-        once all batches are consumed (a streamed file's page count is known only then); so is
-        `layers`, the stored texts of OCR'd pages and sections (see app/core/store/layers.py)."""
+        and embedded), then copied in under the writer lock. If the batches raise (cancel,
+        unreadable file), nothing is changed: an old version stays as it was.
+
+        Under the lock the store looks again: the same bytes already stored under this path, or
+        (for a new path) under another one, make the outcome `unchanged` (unless `replace_same`:
+        a re-index). `on_commit` runs after the commit, still under the writer lock, so the
+        caller can bring its vector index up to date and save it before any other writer.
+        `page_count` is asked once all batches are consumed (a streamed file's page count is
+        known only then); so is `layers`, the stored texts of OCR'd pages and sections (see
+        app/core/store/layers.py)."""
         with ChunkStaging(self.library_dir) as staging:
             for batch in batches:
                 staging.add([(item.draft, item.vector) for item in batch])
             pages = max(page_count() if page_count is not None else 0, staging.max_page)
-            with self.write_lock, self.sessions.begin() as session:
-                old = session.scalar(select(Document).where(Document.path == path))
-                replaced = np.zeros(0, dtype=np.int64)
-                now = utcnow()
-                if old is not None:
-                    replaced = np.asarray(
-                        session.scalars(select(Chunk.id).where(Chunk.document_id == old.id)).all(),
-                        dtype=np.int64,
-                    )
-                    _delete_keyword_rows(session, replaced)
-                    session.execute(delete(Chunk).where(Chunk.document_id == old.id))
-                    doc = old
-                    doc.sha256, doc.size, doc.kind, doc.updated_at = sha256, size, kind, now
-                    doc.status, doc.pages = "ready", pages
-                else:
-                    doc = Document(
-                        path=path,
-                        name=name,
-                        sha256=sha256,
-                        kind=kind,
-                        pages=pages,
-                        size=size,
-                        status="ready",
-                        added_at=now,
-                        updated_at=now,
-                    )
-                    session.add(doc)
-                session.flush()
-                replace_layers(session, doc.id, layers() if layers is not None else [])
-                new_ids: list[int] = []
-                for part in staging.rows():
-                    rows = [Chunk(document_id=doc.id, **dict(staged)) for staged in part]
-                    session.add_all(rows)
+            with self.write_lock:
+                with self.sessions.begin() as session:
+                    old = session.scalar(select(Document).where(Document.path == path))
+                    same = old if old is not None and old.sha256 == sha256 and not replace_same else None
+                    if old is None:
+                        same = session.scalar(
+                            select(Document).where(Document.sha256 == sha256).order_by(Document.id).limit(1)
+                        )
+                    if same is not None:
+                        count = session.scalar(
+                            select(func.count(Chunk.id)).where(Chunk.document_id == same.id)
+                        )
+                        return WriteOutcome("unchanged", _info(same, int(count or 0)), None)
+                    replaced = np.zeros(0, dtype=np.int64)
+                    now = utcnow()
+                    if old is not None:
+                        replaced = np.asarray(
+                            session.scalars(select(Chunk.id).where(Chunk.document_id == old.id)).all(),
+                            dtype=np.int64,
+                        )
+                        _delete_keyword_rows(session, replaced)
+                        session.execute(delete(Chunk).where(Chunk.document_id == old.id))
+                        doc = old
+                        doc.sha256, doc.size, doc.kind, doc.updated_at = sha256, size, kind, now
+                        doc.status, doc.pages = "ready", pages
+                    else:
+                        doc = Document(
+                            path=path,
+                            name=name,
+                            sha256=sha256,
+                            kind=kind,
+                            pages=pages,
+                            size=size,
+                            status="ready",
+                            added_at=now,
+                            updated_at=now,
+                        )
+                        session.add(doc)
                     session.flush()
-                    _insert_keyword_rows(session, [(r.id, r.text) for r in rows])
-                    new_ids.extend(r.id for r in rows)
-        return doc.id, np.asarray(new_ids, dtype=np.int64), replaced
+                    replace_layers(session, doc.id, layers() if layers is not None else [])
+                    new_ids: list[int] = []
+                    for part in staging.rows():
+                        rows = [Chunk(document_id=doc.id, **dict(staged)) for staged in part]
+                        session.add_all(rows)
+                        session.flush()
+                        _insert_keyword_rows(session, [(r.id, r.text) for r in rows])
+                        new_ids.extend(r.id for r in rows)
+                    before, after = _bump_generation(session)
+                change = VectorChange(before, after, replaced, np.asarray(new_ids, dtype=np.int64))
+                if on_commit is not None:
+                    on_commit(change)
+        status = "updated" if old is not None else "added"
+        return WriteOutcome(status, _info(doc, len(new_ids)), change)
 
-    def delete_document(self, document_id: int) -> npt.NDArray[np.int64]:
-        """Delete a document, its chunks and keyword rows in one transaction; returns chunk ids."""
-        with self.write_lock, self.sessions.begin() as session:
-            doc = session.get(Document, document_id)
-            if doc is None:
-                raise DocumentNotFoundError(f"no document with id {document_id}")
-            ids = np.asarray(
-                session.scalars(select(Chunk.id).where(Chunk.document_id == document_id)).all(),
-                dtype=np.int64,
-            )
-            _delete_keyword_rows(session, ids)
-            session.execute(delete(Chunk).where(Chunk.document_id == document_id))
-            session.delete(doc)
-        return ids
+    def delete_document(self, document_id: int, on_commit: CommitHook | None = None) -> VectorChange:
+        """Delete a document, its chunks and keyword rows in one transaction; `on_commit` runs
+        after it under the writer lock (see `write_document`)."""
+        with self.write_lock:
+            with self.sessions.begin() as session:
+                doc = session.get(Document, document_id)
+                if doc is None:
+                    raise DocumentNotFoundError(f"no document with id {document_id}")
+                ids = np.asarray(
+                    session.scalars(select(Chunk.id).where(Chunk.document_id == document_id)).all(),
+                    dtype=np.int64,
+                )
+                _delete_keyword_rows(session, ids)
+                session.execute(delete(Chunk).where(Chunk.document_id == document_id))
+                session.delete(doc)
+                before, after = _bump_generation(session)
+            change = VectorChange(before, after, ids, np.zeros(0, dtype=np.int64))
+            if on_commit is not None:
+                on_commit(change)
+        return change
 
     def page_layer(self, path: str, page: int) -> PageLayerInfo | None:
         """The stored text (and OCR line boxes) of a page or section, if the viewer needs one."""
@@ -318,6 +384,31 @@ class LibraryStore:
                 return
             last = rows[-1][0]
             yield np.asarray([r[0] for r in rows], dtype=np.int64), b"".join(r[1] for r in rows)
+
+    def chunk_ids_at_generation(self) -> tuple[int, npt.NDArray[np.int64]]:
+        """(generation, every chunk id) read as one consistent pair: the generation is read before
+        and after the ids, and the read repeats if a writer committed in between."""
+        generation = self.index_generation()
+        while True:
+            ids = self.all_chunk_ids()
+            again = self.index_generation()
+            if again == generation:
+                return generation, ids
+            generation = again
+
+    def embeddings_of(self, ids: npt.NDArray[np.int64]) -> tuple[npt.NDArray[np.int64], bytes]:
+        """(ids found, concatenated float32 bytes in that order) for the given chunk ids."""
+        found: list[int] = []
+        blobs: list[bytes] = []
+        for start in range(0, len(ids), 500):
+            part = [int(i) for i in ids[start : start + 500]]
+            with self.sessions() as session:
+                rows = session.execute(
+                    select(Chunk.id, Chunk.embedding).where(Chunk.id.in_(part)).order_by(Chunk.id)
+                ).all()
+            found.extend(int(r[0]) for r in rows)
+            blobs.extend(r[1] for r in rows)
+        return np.asarray(found, dtype=np.int64), b"".join(blobs)
 
     def chunks(self, ids: Sequence[int]) -> dict[int, ChunkRow]:
         if not ids:
@@ -402,6 +493,13 @@ class LibraryStore:
         problems = [f"SQLite integrity check: {r}" for r in result if r != "ok"]
         problems += [f"document {name!r} was left half-indexed" for name in bad_docs]
         return problems
+
+
+def _bump_generation(session: Session) -> tuple[int, int]:
+    row = session.get(Meta, GENERATION_KEY)
+    before = int(row.value) if row is not None else 0
+    session.merge(Meta(key=GENERATION_KEY, value=str(before + 1)))
+    return before, before + 1
 
 
 def _insert_keyword_rows(
