@@ -44,6 +44,8 @@ class Settings:
     # chunking, in embedder tokens
     chunk_tokens: int = 200
     chunk_overlap_tokens: int = 30
+    # prompt evaluation (prefill) threads; n_threads above is for decode
+    n_threads_batch: int = 0  # 0 = let the engine pick (physical cores)
 
     def chat_model_path(self) -> Path:
         return Path(self.model_path) if self.model_path else paths.default_chat_model()
@@ -54,6 +56,7 @@ class Settings:
     def validate(self) -> None:
         """Raise UsageError naming the first invalid value."""
         checks: list[tuple[bool, str]] = [
+            (0 <= self.n_threads_batch <= 256, "prompt threads must be 0 (automatic) to 256"),
             (self.n_ctx >= 512, "context size must be at least 512 tokens"),
             (self.n_ctx <= 1_048_576, "context size must be at most 1048576 tokens"),
             (self.n_threads >= 0, "threads must be 0 (automatic) or more"),
