@@ -110,7 +110,7 @@ def main() -> int:
         service = start_service(library, envs["this"])
         served: dict[str, list[float]] = {c: [] for c in calls}
         try:
-            for run in range(args.served_runs):
+            for _ in range(args.served_runs):
                 for command in ("search", "documents"):
                     served[command].append(timed(calls[command], envs["this"]))
             for _ in range(min(args.served_runs, 3) if args.ask_runs else 0):

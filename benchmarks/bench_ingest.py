@@ -23,6 +23,7 @@ sys.path.insert(0, str(REPO))
 from app.core.config import Settings  # noqa: E402
 from app.core.ingest.readers import read_pages  # noqa: E402
 from app.core.qa import build_services  # noqa: E402
+from benchmarks.record_env import write_env  # noqa: E402
 
 logging.getLogger("pypdf").setLevel(logging.ERROR)
 
@@ -91,6 +92,7 @@ def main() -> int:
     out = REPO / "benchmarks" / "results" / "ingest.json"
     out.parent.mkdir(parents=True, exist_ok=True)
     out.write_text(json.dumps(results, indent=2))
+    write_env("ingest")
     print(f"wrote {out}")
     return 0
 

@@ -115,14 +115,21 @@ def record_env() -> dict[str, Any]:
     }
 
 
+def write_env(name: str) -> Path:
+    """Write results/NAME.env.json, for a script that writes results/NAME.json itself."""
+    RESULTS.mkdir(parents=True, exist_ok=True)
+    env_path = RESULTS / f"{name}.env.json"
+    env_path.write_text(json.dumps(record_env(), indent=2) + "\n", encoding="utf-8")
+    return env_path
+
+
 def write_result(name: str, data: dict[str, Any]) -> Path:
     """Write results/NAME.json (the figures, with the command) and results/NAME.env.json; return the first."""
     RESULTS.mkdir(parents=True, exist_ok=True)
     data = {**data, "command": " ".join([Path(sys.executable).name, *sys.argv])}
     path = RESULTS / f"{name}.json"
     path.write_text(json.dumps(data, indent=2, ensure_ascii=False) + "\n", encoding="utf-8")
-    env_path = RESULTS / f"{name}.env.json"
-    env_path.write_text(json.dumps(record_env(), indent=2) + "\n", encoding="utf-8")
+    write_env(name)
     return path
 
 
