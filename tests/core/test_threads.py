@@ -41,11 +41,15 @@ def test_without_sysfs_half_the_logical_cores_are_assumed_physical(tmp_path: Pat
     assert 1 <= topology.physical <= 8
 
 
-def test_defaults_use_every_physical_core_up_to_eight() -> None:
-    assert default_batch_threads(CpuTopology(logical=2, physical=2, usable=2)) == 2
-    assert default_threads(CpuTopology(logical=16, physical=8, usable=16)) == 8
-    assert default_batch_threads(CpuTopology(logical=64, physical=32, usable=64)) == 8
-    assert default_threads(CpuTopology(logical=1, physical=1, usable=1)) == 1
+def test_prefill_uses_every_physical_core_and_decode_leaves_one_free() -> None:
+    two_cores = CpuTopology(logical=2, physical=2, usable=2)
+    assert (default_threads(two_cores), default_batch_threads(two_cores)) == (1, 2)
+    laptop = CpuTopology(logical=8, physical=4, usable=8)  # 4 cores with SMT
+    assert (default_threads(laptop), default_batch_threads(laptop)) == (3, 4)
+    big = CpuTopology(logical=64, physical=32, usable=64)
+    assert (default_threads(big), default_batch_threads(big)) == (8, 8)
+    one = CpuTopology(logical=1, physical=1, usable=1)
+    assert (default_threads(one), default_batch_threads(one)) == (1, 1)
 
 
 def test_prompt_threads_setting_is_validated() -> None:

@@ -56,15 +56,18 @@ def cpu_topology(
 
 
 def default_threads(topology: CpuTopology | None = None) -> int:
-    """Decode threads: one per physical core, at most MAX_THREADS (SMT siblings share the memory
-    bandwidth that decode is bound by, so they add nothing)."""
+    """Decode threads: one per physical core but one, at most MAX_THREADS. Decode is bound by memory
+    bandwidth, so the last core adds little, while the GUI and the token consumer run during
+    decode: a preempted llama.cpp thread stalls every barrier of the step. SMT siblings add nothing.
+    Measured here (benchmarks/README.md): 2 decode threads were not faster than 1."""
     topology = topology or cpu_topology()
-    return max(1, min(MAX_THREADS, topology.physical))
+    return max(1, min(MAX_THREADS, topology.physical - 1))
 
 
 def default_batch_threads(topology: CpuTopology | None = None) -> int:
-    """Prefill threads: one per physical core, at most MAX_THREADS (prefill is compute-bound and
-    scales with cores)."""
+    """Prefill threads: one per physical core, at most MAX_THREADS. Prefill is compute-bound and
+    scales with cores (raw llama.cpp here, quiet: 2,000 tokens at 111 tok/s on 1 thread, 201-209
+    on 2, issue 13); nothing else runs while the user waits for the first token."""
     topology = topology or cpu_topology()
     return max(1, min(MAX_THREADS, topology.physical))
 
