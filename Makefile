@@ -6,9 +6,9 @@ STAMP := $(VENV)/.folio-setup
 export HF_HUB_OFFLINE := 1
 export TRANSFORMERS_OFFLINE := 1
 
-.PHONY: setup run test lint models package screenshots clean bench
+.PHONY: setup system-libs run test lint models package screenshots clean bench
 
-setup: $(STAMP) models
+setup: $(STAMP) system-libs models
 
 $(BIN)/python:
 	$(PYTHON) -m venv $(VENV)
@@ -21,6 +21,11 @@ $(STAMP): pyproject.toml Makefile | $(BIN)/python
 	$(BIN)/pip install --quiet torch==2.13.0
 	CMAKE_ARGS="-DGGML_NATIVE=OFF" $(BIN)/pip install --quiet -e '.[dev,package]'
 	touch $(STAMP)
+
+# The system libraries of Qt's xcb plugin (the window): apt-get installs what is missing as root or
+# with sudo; otherwise one line gives the exact apt-get command and set-up stops.
+system-libs: $(STAMP)
+	$(BIN)/python -m app.platform_check --install
 
 models: $(STAMP)
 	$(BIN)/python packaging/install_models.py models
@@ -36,6 +41,11 @@ lint: setup
 
 test: setup lint
 	QT_QPA_PLATFORM=offscreen $(BIN)/python -m pytest
+
+# Answer-quality and retrieval eval (benchmarks/eval/questions.json); e.g. EVAL_ARGS="--retrieval-only".
+.PHONY: eval
+eval: setup
+	$(BIN)/python benchmarks/eval_answers.py $(EVAL_ARGS)
 
 # The benchmark set that fits in ~15 min on 2 cores, one table (benchmarks/README.md); never part of
 # `make test`. BENCH_FLAGS=--full runs bigger; BENCH_FLAGS="--only cli" runs one part.

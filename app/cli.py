@@ -6,6 +6,7 @@ import argparse
 import contextlib
 import json
 import logging
+import sqlite3
 import sys
 from collections.abc import Callable, Iterator
 from pathlib import Path
@@ -68,6 +69,20 @@ def build_parser() -> argparse.ArgumentParser:
         "verify", parents=common, help="check store, vector index and keyword tables agree"
     )
     verify.add_argument("--repair", action="store_true", help="rebuild what disagrees")
+
+    reindex = sub.add_parser(
+        "reindex-library",
+        parents=common,
+        help="read every document of the library again into a NEW library (e.g. with another embedder)",
+    )
+    reindex.add_argument("--into", type=Path, required=True, metavar="DIR", help="new, empty library folder")
+    reindex.add_argument(
+        "--embedder",
+        type=Path,
+        default=None,
+        metavar="DIR",
+        help="embedding model (default: settings)",
+    )
 
     from app.cli_ask import add_ask_parser
 
@@ -221,14 +236,44 @@ def cmd_serve(args: argparse.Namespace) -> int:
     return serve(_library_dir(args).absolute(), args.idle_minutes, run_in_process, sys.stderr)
 
 
+def cmd_reindex_library(args: argparse.Namespace, folio: Folio, out: TextIO) -> int:
+    """The old library is only read; vectors of two models never meet in one library."""
+    target = Path(args.into).expanduser()
+    if target.resolve() == folio.library_dir.resolve():
+        raise UsageError("--into must be a new library folder, not the library being read")
+    if target.exists() and (not target.is_dir() or any(target.iterdir())):
+        raise UsageError(f"{target} is not empty: re-index into a new, empty folder")
+    from app.core.embed.embedder import Embedder
+    from app.core.qa import build_services
+
+    embedder = Embedder(args.embedder.expanduser()) if args.embedder else None
+    new = build_services(folio.settings, target, embedder=embedder)
+    try:
+        return cmd_ingest(
+            argparse.Namespace(paths=[Path(d.path) for d in folio.documents()], json=args.json), new, out
+        )
+    finally:
+        new.close()
+
+
 COMMANDS: dict[str, Callable[[argparse.Namespace, Folio, TextIO], int]] = {
     "ingest": cmd_ingest,
     "search": cmd_search,
     "documents": cmd_documents,
     "remove": cmd_remove,
     "verify": cmd_verify,
+    "reindex-library": cmd_reindex_library,
     "ask": cmd_ask,
 }
+
+
+def _reason(exc: BaseException) -> str:
+    """The underlying message of a store or file-system error, without SQL or a traceback."""
+    original = getattr(exc, "orig", None) or exc
+    if isinstance(original, OSError) and original.strerror:
+        where = f" ({original.filename})" if original.filename else ""
+        return f"{original.strerror}{where}"
+    return str(original).splitlines()[0] if str(original) else type(original).__name__
 
 
 def run_cli(argv: list[str]) -> int:
@@ -245,6 +290,8 @@ def run_cli(argv: list[str]) -> int:
 
 def run_in_process(argv: list[str], served: Folio | None = None) -> int:
     """Run one command here; `served` is the open library of `folio serve` (kept open after)."""
+    from sqlalchemy.exc import SQLAlchemyError
+
     logging.basicConfig(stream=sys.stderr, level=logging.WARNING, format="folio: %(message)s")
     logging.getLogger("pypdf").setLevel(logging.ERROR)
     parser = build_parser()
@@ -280,6 +327,13 @@ def run_in_process(argv: list[str], served: Folio | None = None) -> int:
             return EXIT_FAILED
         except (Cancelled, KeyboardInterrupt):
             print("folio: cancelled", file=sys.stderr)
+            return EXIT_FAILED
+        except (OSError, sqlite3.Error, SQLAlchemyError) as exc:  # disk full, read-only, damaged
+            library = args.library or paths.default_library_dir()
+            message = f"the library {library} cannot be used: {_reason(exc)}"
+            print(f"folio: {message}", file=sys.stderr)
+            if args.json:
+                _emit(out, {"error": message})
             return EXIT_FAILED
         finally:
             if folio is not None and folio is not served:

@@ -14,6 +14,7 @@ from typing import TYPE_CHECKING, TextIO
 
 from app.core.answering.types import Answer, AskOptions, Delta, Finished
 from app.core.cancel import CancelToken
+from app.core.config import CITE_MODES
 from app.core.errors import FolioError, UsageError
 
 if TYPE_CHECKING:
@@ -53,6 +54,12 @@ def add_ask_parser(
     parser.add_argument("--model", metavar="PATH", help="GGUF chat model to use instead of the setting")
     parser.add_argument("--ctx", type=int, metavar="N", help="context size in tokens")
     parser.add_argument("--chat", type=int, metavar="ID", help="continue this chat (follow-up question)")
+    parser.add_argument(
+        "--cite-mode",
+        choices=CITE_MODES,
+        help="free: markers checked after the answer; constrained: '[' can only open a marker of a "
+        "passage in the prompt (default: settings)",
+    )
     provided = {
         option for parent in parents for action in parent._actions for option in action.option_strings
     }
@@ -93,13 +100,20 @@ def _print_plain_tail(answer: Answer, out: TextIO, err: TextIO) -> None:
         out.write(MARKS[answer.finish_reason] + "\n")
     if answer.error:
         err.write(f"error: {answer.error}\n")
+    unsupported = [s for s in answer.sentences if s.supported is False]
+    if answer.support_rate is not None:
+        judged = sum(1 for s in answer.sentences if s.supported is not None)
+        out.write(f"\n{judged - len(unsupported)} of {judged} statements are supported by your documents.\n")
+        for sentence in unsupported:
+            out.write(f"  not found in the passages: {sentence.text.strip()}\n")
     if answer.citations:
         out.write("\nSources:\n")
         for citation in answer.citations:
             pages = f"p. {citation.page}"
             if citation.page_end > citation.page:
                 pages = f"pp. {citation.page}–{citation.page_end}"
-            out.write(f"  [{citation.n}] {citation.document}, {pages}\n")
+            found = "" if citation.source == "model" else "  (matched by Folio)"
+            out.write(f"  [{citation.n}] {citation.document}, {pages}{found}\n")
     if answer.invalid_citations:
         listed = ", ".join(str(n) for n in answer.invalid_citations)
         out.write(f"(markers that match no passage: {listed})\n")
@@ -128,6 +142,7 @@ def run_ask(args: argparse.Namespace, folio: Folio, out: TextIO | None = None) -
             top_p=args.top_p,
             min_p=args.min_p,
             seed=args.seed,
+            cite_mode=args.cite_mode,
         )
         cancel = CancelToken()
         answer: Answer | None = None

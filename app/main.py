@@ -28,6 +28,13 @@ def main(argv: list[str] | None = None) -> int:
     prefer_passive_openmp()  # before llama.cpp or torch loads OpenMP
     args = sys.argv[1:] if argv is None else argv
     if not args:
+        # Qt aborts with a misleading message when its xcb plugin lacks a system library: name it.
+        from app.platform_check import gui_problem
+
+        problem = gui_problem()
+        if problem:
+            print(problem, file=sys.stderr)
+            return 1
         from app.gui.app import run_gui
 
         return run_gui(sys.argv[:1])

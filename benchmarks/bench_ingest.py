@@ -21,7 +21,8 @@ REPO = Path(__file__).resolve().parents[1]
 sys.path.insert(0, str(REPO))
 
 from app.core.config import Settings  # noqa: E402
-from app.core.ingest.readers import read_pages  # noqa: E402
+from app.core.ingest.page import PageContent  # noqa: E402
+from app.core.ingest.readers import ReadOptions, read_pages  # noqa: E402
 from app.core.qa import build_services  # noqa: E402
 from benchmarks.record_env import write_env  # noqa: E402
 
@@ -50,7 +51,10 @@ def main() -> int:
     pdfs = [Path(p) for p in sys.argv[1:]] or DEFAULT_PDFS
     results: dict[str, object] = {"files": [str(p) for p in pdfs], "cpu_count": os.cpu_count()}
     parse_started = time.perf_counter()
-    pages_parsed = sum(1 for pdf in pdfs for _ in read_pages(pdf))
+    text_only = ReadOptions(ocr=False)
+    pages_parsed = sum(
+        1 for pdf in pdfs for event in read_pages(pdf, text_only) if isinstance(event, PageContent)
+    )
     parse_s = time.perf_counter() - parse_started
     with tempfile.TemporaryDirectory(prefix="folio-bench-") as tmp:
         library = Path(tmp) / "library"

@@ -54,12 +54,16 @@ EOF
 chmod -R u=rwX,go=rX "$STAGE"
 
 INSTALLED_KB=$(du -sk --exclude=DEBIAN "$STAGE" | cut -f1)
-# Libraries the bundle takes from the system (PyInstaller deliberately leaves out libc, OpenGL/EGL
-# and the X/Wayland client libraries that must match the user's display stack).
-# The bundled interpreter and libraries need at most the build machine's glibc.
-GLIBC=$(getconf GNU_LIBC_VERSION | cut -d' ' -f2)
+# Depends is computed: dpkg-shlibdeps over every ELF file of the bundle, with the bundle's own
+# library directories searched first, so only what the bundle takes from the system is declared
+# (PyInstaller leaves out libc, OpenGL/EGL and the X/Wayland client libraries on purpose: they must
+# match the user's display stack). The build machine must have those libraries installed.
+echo "== dpkg-shlibdeps over the bundle" >&2
+shlibs_started=$SECONDS
+DEPENDS=$(PYTHONPATH="$PWD" "$PYTHON" packaging/shlibdeps.py "$STAGE")
+echo "== Depends ($((SECONDS - shlibs_started)) s): $DEPENDS" >&2
 sed -e "s/@VERSION@/$VERSION/" -e "s/@ARCH@/$ARCH/" -e "s/@INSTALLED_KB@/$INSTALLED_KB/" \
-    -e "s/@GLIBC@/$GLIBC/" -e "s|@MAINTAINER@|$MAINTAINER|" packaging/linux/control.in > "$STAGE/DEBIAN/control"
+    -e "s/@DEPENDS@/$DEPENDS/" -e "s|@MAINTAINER@|$MAINTAINER|" packaging/linux/control.in > "$STAGE/DEBIAN/control"
 chmod 0644 "$STAGE/DEBIAN/control"
 
 echo "== dpkg-deb -Z$COMPRESSION -z$LEVEL" >&2

@@ -2,7 +2,9 @@
 
 from __future__ import annotations
 
+import ipaddress
 import os
+import socket
 from collections.abc import Iterator
 from pathlib import Path
 
@@ -15,7 +17,8 @@ from app.core.ingest.pipeline import IngestReport
 from app.core.qa import Folio, build_services
 
 REPO = Path(__file__).resolve().parents[1]
-SHARED = REPO.parent / "shared"
+# ../shared beside the checkout; FOLIO_SHARED names it when the checkout is a worktree elsewhere.
+SHARED = Path(os.environ.get("FOLIO_SHARED", str(REPO.parent / "shared")))
 PDF_SAMPLES = SHARED / "pdf-samples"
 CJK_BOOK = PDF_SAMPLES / "cjk" / "debian-reference.zh-cn.pdf"
 
@@ -24,6 +27,39 @@ pytest_plugins = ["tests.core.conftest_answer"]
 os.environ.setdefault("HF_HUB_OFFLINE", "1")
 os.environ.setdefault("TRANSFORMERS_OFFLINE", "1")
 os.environ.setdefault("TOKENIZERS_PARALLELISM", "false")
+
+
+_real_connect = socket.socket.connect
+_real_connect_ex = socket.socket.connect_ex
+
+
+def _local_only(address: object) -> None:
+    """Folio is offline: the suite fails on any connection that leaves this machine."""
+    if isinstance(address, (str, bytes)):  # AF_UNIX
+        return
+    host = str(address[0]) if isinstance(address, tuple) else str(address)  # type: ignore[index]
+    if host == "localhost":
+        return
+    try:
+        if ipaddress.ip_address(host.split("%")[0]).is_loopback:
+            return
+    except ValueError:
+        pass
+    raise OSError(f"network access in a test: connection to {address!r} refused (Folio is offline)")
+
+
+def _guarded_connect(self: socket.socket, address: object) -> None:
+    _local_only(address)
+    _real_connect(self, address)  # type: ignore[arg-type]
+
+
+def _guarded_connect_ex(self: socket.socket, address: object) -> int:
+    _local_only(address)
+    return _real_connect_ex(self, address)  # type: ignore[arg-type]
+
+
+socket.socket.connect = _guarded_connect  # type: ignore[method-assign,assignment]
+socket.socket.connect_ex = _guarded_connect_ex  # type: ignore[method-assign,assignment]
 
 
 @pytest.fixture(autouse=True)
@@ -38,14 +74,18 @@ def _isolated_user_dirs(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None
 @pytest.fixture(scope="session")
 def models_dir() -> Path:
     folder = paths.models_dir()
-    if not (folder / paths.DEFAULT_CHAT_MODEL_FILE).is_file():
+    if not all(
+        (folder / name).is_file() for name in (paths.DEFAULT_CHAT_MODEL_FILE, paths.FAST_CHAT_MODEL_FILE)
+    ):
         pytest.fail(f"default models missing in {folder}: run `make setup`")
     return folder
 
 
 @pytest.fixture(scope="session")
 def chat_model_path(models_dir: Path) -> Path:
-    return models_dir / paths.DEFAULT_CHAT_MODEL_FILE
+    """The fast model (SmolLM2) for the tests of the machinery; tests/integration/test_cited_answers.py
+    and the self-test hold the default model to right answers."""
+    return models_dir / paths.FAST_CHAT_MODEL_FILE
 
 
 @pytest.fixture(scope="session")

@@ -21,6 +21,9 @@ class Hit:
     text: str
     score: float  # fused rank score (reciprocal rank fusion), higher is better
     similarity: float  # cosine similarity of query and chunk embeddings, in [-1, 1]
+    # Documents without pages (DOCX, HTML, EPUB): heading path and paragraph, "Guide › Install, ¶ 2";
+    # `page` is then the 1-based section number. "" for PDF and text pages.
+    section: str = ""
 
     def to_json(self) -> dict[str, Any]:
         return {
@@ -32,6 +35,7 @@ class Hit:
             "similarity": round(self.similarity, 4),
             "text": self.text,
             "chunk_id": self.chunk_id,
+            "section": self.section,
         }
 
 
@@ -64,6 +68,10 @@ class Citation:
     char_start: int
     char_end: int
     text: str
+    # "model": the model wrote this marker and the passage supports its sentence; "matched": Folio
+    # found the passage that supports a sentence the model left uncited (or cited wrongly).
+    source: str = "model"
+    section: str = ""  # heading path and paragraph for documents without pages (see Hit.section)
 
     def to_json(self) -> dict[str, Any]:
         return {
@@ -76,10 +84,12 @@ class Citation:
             "char_end": self.char_end,
             "text": self.text,
             "chunk_id": self.chunk_id,
+            "source": self.source,
+            "section": self.section,
         }
 
     @classmethod
-    def from_hit(cls, n: int, hit: Hit) -> Citation:
+    def from_hit(cls, n: int, hit: Hit, source: str = "model") -> Citation:
         """Passage `n` of a prompt (or of a list of retrieved passages) as a citation."""
         return cls(
             n=n,
@@ -91,6 +101,8 @@ class Citation:
             char_start=hit.char_start,
             char_end=hit.char_end,
             text=hit.text,
+            source=source,
+            section=hit.section,
         )
 
     @classmethod
@@ -105,6 +117,8 @@ class Citation:
             char_start=int(data.get("char_start", 0)),
             char_end=int(data.get("char_end", 0)),
             text=str(data.get("text", "")),
+            source=str(data.get("source", "model")),
+            section=str(data.get("section", "")),
         )
 
 
@@ -118,3 +132,4 @@ class ChunkDraft:
     page_end: int
     char_end: int
     n_tokens: int
+    section: str = ""  # where it sits in a document without pages: "Guide › Install, ¶ 2"

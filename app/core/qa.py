@@ -8,16 +8,21 @@ from collections.abc import Callable, Iterator, Sequence
 from pathlib import Path
 from typing import TYPE_CHECKING
 
+import numpy as np
+import numpy.typing as npt
+
 from app.core.cancel import CancelToken
 from app.core.config import Settings, SettingsOwner
+from app.core.embed.binding import bind_library_embedder
 from app.core.embed.embedder import Embedder
 from app.core.index.consistency import VerifyReport, verify_library
-from app.core.index.sync import open_vector_index
+from app.core.index.sync import apply_change, open_vector_index, refresh_index
 from app.core.index.vector_index import INDEX_FILE, VectorIndex
 from app.core.ingest.pipeline import Ingester, IngestReport, ProgressCallback
 from app.core.passage import SearchResult
 from app.core.retrieve import Retriever
 from app.core.store.conversations import ChatSummary
+from app.core.store.layers import PageLayerInfo
 from app.core.store.library import DocumentInfo, LibraryStore
 
 if TYPE_CHECKING:
@@ -75,7 +80,7 @@ class Folio:
             if not self._embedder_bound:
                 # A write, so it waits for the store's writer; done once, so searches never wait
                 # for a long ingestion to finish.
-                self.store.bind_embedder(self.embedder.name, self.embedder.dimension)
+                bind_library_embedder(self.store, self.embedder)
                 self._embedder_bound = True
             return self._vector_index()
 
@@ -92,10 +97,20 @@ class Folio:
         """The answering pipeline (built at first use). The GUI and the CLI use the methods below."""
         with self._lock:
             if self._answerer is None:
+                from app.core.answering.checking import embedding_verifier
                 from app.core.answering.pipeline import Answerer
 
-                self._answerer = Answerer(self.settings_owner, self.store.sessions, self.search, self._engine)
+                verifier = embedding_verifier(self._stored_vectors, self.embedder.embed)
+                self._answerer = Answerer(
+                    self.settings_owner, self.store.sessions, self.search, self._engine, verifier
+                )
             return self._answerer
+
+    def _stored_vectors(self, chunk_ids: Sequence[int]) -> npt.NDArray[np.float32] | None:
+        rows = self.store.chunks(chunk_ids)
+        if any(chunk not in rows for chunk in chunk_ids):
+            return None
+        return np.stack([np.frombuffer(rows[chunk].embedding, dtype=np.float32) for chunk in chunk_ids])
 
     def update_settings(self, settings: Settings) -> None:
         """Make `settings` current for every service. A changed model is checked now (ModelError,
@@ -111,47 +126,51 @@ class Folio:
         progress: ProgressCallback | None = None,
         cancel: CancelToken | None = None,
     ) -> IngestReport:
+        return self._the_ingester().ingest(paths, progress, cancel)
+
+    def _the_ingester(self) -> Ingester:
         index = self._ready()
         with self._lock:
             if self._ingester is None:
                 self._ingester = Ingester(
                     self.store, index, self.index_path, self.embedder, self.settings_owner
                 )
-            ingester = self._ingester
-        return ingester.ingest(paths, progress, cancel)
+            return self._ingester
 
     def reindex(
         self, document: str | int, progress: ProgressCallback | None = None, cancel: CancelToken | None = None
     ) -> IngestReport:
-        """Read a document's file again from scratch (its chunks are replaced in one transaction)."""
+        """Read a document's file again from scratch. The new version is read and chunked first and
+        replaces the old chunks in one transaction; a failure or a cancel leaves the old version
+        in place and searchable."""
         info = self.store.find_document(document)
-        index = self._ready()
-        with self.store.write_lock:
-            ids = self.store.delete_document(info.id)
-            index.remove(ids)
-            index.save(self.index_path)
-        return self.ingest([Path(info.path)], progress, cancel)
+        return self._the_ingester().ingest([Path(info.path)], progress, cancel, reread=True)
 
     def search(self, query: str, k: int | None = None) -> SearchResult:
         index = self._ready()
+        refresh_index(index, self.store)  # another process may have written since
         return Retriever(self.store, index, self.embedder).search(query, k or self.settings.passages_k)
 
     def documents(self) -> list[DocumentInfo]:
         return self.store.documents()
 
+    def page_layer(self, path: str, page: int) -> PageLayerInfo | None:
+        """The stored text of an OCR'd page (with its line boxes) or of a section, for the viewer."""
+        return self.store.page_layer(path, page)
+
     def remove(self, document: str | int) -> DocumentInfo:
         """Remove a document with its chunks, keyword rows and vectors."""
         info = self.store.find_document(document)
         index = self._vector_index()
-        with self.store.write_lock:
-            ids = self.store.delete_document(info.id)
-            index.remove(ids)
-            index.save(self.index_path)
+        self.store.delete_document(
+            info.id, on_commit=lambda change: apply_change(index, self.store, change, self.index_path)
+        )
         return info
 
     def verify(self, repair: bool = False) -> VerifyReport:
         """Check store ↔ index ↔ keyword tables; with `repair`, rebuild what disagrees."""
-        outcome = verify_library(self.store, self.index_path, repair)
+        with self.store.write_lock:  # the store and the index file stand still while compared
+            outcome = verify_library(self.store, self.index_path, repair)
         if outcome.rebuilt_index is not None:
             with self._lock:
                 self._index = outcome.rebuilt_index

@@ -25,7 +25,7 @@ def has_cjk(text: str) -> bool:
 
 
 def cjk_language(text: str) -> str | None:
-    """ "ja", "ko" or "zh" for text with CJK characters (kana → ja, hangul → ko), else None."""
+    """The CJK language of `text`: "ja" (kana), "ko" (hangul), "zh" (other CJK), or None."""
     if not has_cjk(text):
         return None
     if _KANA.search(text):

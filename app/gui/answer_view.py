@@ -3,9 +3,10 @@
 from __future__ import annotations
 
 import html
+from collections.abc import Sequence
 
 from PySide6.QtCore import QSizeF, Qt, QTimer, QUrl, Signal
-from PySide6.QtGui import QTextCursor, QTextDocumentFragment
+from PySide6.QtGui import QCursor, QTextCursor, QTextDocumentFragment
 from PySide6.QtWidgets import (
     QFrame,
     QHBoxLayout,
@@ -15,11 +16,14 @@ from PySide6.QtWidgets import (
     QSizePolicy,
     QTextBrowser,
     QToolButton,
+    QToolTip,
     QVBoxLayout,
     QWidget,
 )
 
+from app.core.answering.support import SentenceCheck
 from app.core.passage import Citation
+from app.gui.answer_marks import annotated_markdown, mark_unsupported, support_line
 from app.gui.answer_state import DONE, FAILED, AnswerState
 from app.gui.markdown_stream import MarkdownStream, link_citations
 from app.gui.readout import breakdown, final_readout, live_readout
@@ -28,9 +32,10 @@ ZWSP = "\u200b"  # merges into the previous block when a settled fragment is app
 
 
 class MarkdownView(QTextBrowser):
-    """Read-only Markdown that grows to fit its text; [n] links emit `citation_clicked(n)`."""
+    """Read-only Markdown that grows to fit its text; [n] links emit `citation_clicked(n, sentence)`
+    (sentence -1 while streaming); hovering a link says who cited it."""
 
-    citation_clicked = Signal(int)
+    citation_clicked = Signal(int, int)
 
     def __init__(self, parent: QWidget | None = None) -> None:
         super().__init__(parent)
@@ -42,6 +47,7 @@ class MarkdownView(QTextBrowser):
         self.viewport().setAutoFillBackground(False)
         self.setAcceptDrops(False)
         self.anchorClicked.connect(self._anchor)
+        self.highlighted.connect(self._hover)
         self.document().documentLayout().documentSizeChanged.connect(self._fit)
         self._stream = MarkdownStream()
         self._tail_start = 0
@@ -52,8 +58,21 @@ class MarkdownView(QTextBrowser):
         self.setFixedHeight(int(size.height()) + margins.top() + margins.bottom() + 2)
 
     def _anchor(self, url: QUrl) -> None:
-        if url.scheme() == "cite" and url.path().isdigit():
-            self.citation_clicked.emit(int(url.path()))
+        target = _citation_target(url)
+        if target is not None:
+            self.citation_clicked.emit(*target)
+
+    def _hover(self, url: QUrl) -> None:
+        target = _citation_target(url)
+        if target is None:
+            QToolTip.hideText()
+            return
+        n = target[0]
+        if url.scheme() == "match":
+            tip = self.tr("Found by Folio: the model did not cite this sentence; passage [{0}] supports it")
+        else:
+            tip = self.tr("Cited by the model, and passage [{0}] supports the sentence")
+        QToolTip.showText(QCursor.pos(), tip.format(n), self)
 
     def append_streamed(self, text: str) -> None:
         """Render newly settled blocks once and re-render only the unfinished tail."""
@@ -73,17 +92,24 @@ class MarkdownView(QTextBrowser):
         prefix = "" if cursor.position() == 0 else ZWSP + "\n\n"
         cursor.insertFragment(QTextDocumentFragment.fromMarkdown(prefix + link_citations(markdown)))
 
-    def set_final(self, markdown: str, valid: set[int] | None) -> None:
-        """The finished answer: one full render with citations checked."""
+    def set_final(
+        self, markdown: str, valid: set[int] | None, sentences: Sequence[SentenceCheck] = ()
+    ) -> None:
+        """The finished answer: one full render, citations checked sentence by sentence when the
+        sentences were verified, unsupported sentences underlined."""
         self._stream = MarkdownStream()
         self._tail_start = 0
-        self.setMarkdown(link_citations(markdown, valid))
+        if not sentences:
+            self.setMarkdown(link_citations(markdown, valid))
+            return
+        self.setMarkdown(annotated_markdown(markdown, sentences))
+        mark_unsupported(self.document(), sentences, self.tr("Not found in the cited passages"))
 
 
 class AnswerView(QFrame):
     """Subscribes to one AnswerState; re-renders only itself, only when the state flushes."""
 
-    citation_activated = Signal(object)  # Citation
+    citation_activated = Signal(object, str)  # Citation, the passage text that supports the sentence
     continue_requested = Signal(object)  # AnswerState
     budget_requested = Signal(object)  # AnswerState
 
@@ -129,6 +155,11 @@ class AnswerView(QFrame):
         banner_layout.addWidget(self.continue_button)
         self.banner.setVisible(False)
         layout.addWidget(self.banner)
+
+        self.support = QLabel(self)
+        self.support.setObjectName("supportLine")
+        self.support.setVisible(False)
+        layout.addWidget(self.support)
 
         self.readout = QLabel(self)
         self.readout.setObjectName("readout")
@@ -196,7 +227,15 @@ class AnswerView(QFrame):
             self.thinking_text.setPlainText(state.thinking_text)
             self._label_thinking()
         valid = {c.n for c in state.citations}
-        self.body.set_final(state.answer_text or "", valid)
+        sentences = state.final.sentences if state.final is not None else ()
+        self.body.set_final(state.answer_text or "", valid, sentences)
+        supported, judged = support_line(sentences)
+        self.support.setVisible(judged > 0)
+        if judged:
+            self.support.setText(
+                self.tr("{0} of {1} statements are supported by your documents").format(supported, judged)
+            )
+            self.support.setProperty("kind", "full" if supported == judged else "partial")
         self.readout.setText(final_readout(state))
         self.breakdown.setText(breakdown(state))
         self.budget_link.setVisible(bool(state.budget))
@@ -249,8 +288,11 @@ class AnswerView(QFrame):
         if len(snippet) > 140:
             snippet = snippet[:140].rsplit(" ", 1)[0] + "…"
         n = citation.n
+        found = ""
+        if scheme == "source" and citation.source == "matched":
+            found = f' <span style="color:#666">({html.escape(self.tr("found by Folio"))})</span>'
         return (
-            f'<a href="{scheme}:{n}">[{n}] {html.escape(citation.document)}, {pages}</a>'
+            f'<a href="{scheme}:{n}">[{n}] {html.escape(citation.document)}, {pages}</a>{found}'
             f' — <span style="color:#666">“{html.escape(snippet)}”</span>'
         )
 
@@ -261,13 +303,21 @@ class AnswerView(QFrame):
         elif scheme == "passage":
             for passage in self.state.passages_given:
                 if passage.n == int(number):
-                    self.citation_activated.emit(passage)
+                    self.citation_activated.emit(passage, "")
 
-    def _citation_number(self, n: int) -> None:
+    def _citation_number(self, n: int, sentence: int = -1) -> None:
         for citation in self.state.citations:
             if citation.n == n:
-                self.citation_activated.emit(citation)
+                self.citation_activated.emit(citation, self._evidence(citation, sentence))
                 return
+
+    def _evidence(self, citation: Citation, sentence: int) -> str:
+        """The passage's own sentence(s) that support answer sentence `sentence` ("" if unknown)."""
+        final = self.state.final
+        if final is None or not 0 <= sentence < len(final.sentences):
+            return ""
+        spans = final.sentences[sentence].evidence.get(citation.n, ())
+        return " ".join(citation.text[start:end].strip() for start, end in spans)
 
 
 class QuestionView(QLabel):
@@ -280,3 +330,13 @@ class QuestionView(QLabel):
         self.setWordWrap(True)
         self.setTextFormat(Qt.TextFormat.PlainText)
         self.setTextInteractionFlags(Qt.TextInteractionFlag.TextSelectableByMouse)
+
+
+def _citation_target(url: QUrl) -> tuple[int, int] | None:
+    """(passage, sentence) of a `cite:n`, `cite:n-i` or `match:n-i` link; sentence -1 if none."""
+    if url.scheme() not in ("cite", "match"):
+        return None
+    number, _, sentence = url.path().partition("-")
+    if not number.isdigit() or (sentence and not sentence.isdigit()):
+        return None
+    return int(number), int(sentence) if sentence else -1

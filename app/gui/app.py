@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import logging
+import os
 import sys
 import traceback
 from collections.abc import Sequence
@@ -19,7 +20,8 @@ from app.core.errors import UsageError
 from app.gui.app_controller import AppController, ServicesFactory, default_factory
 from app.gui.errors import ErrorReporter
 from app.gui.main_window import MainWindow
-from app.gui.tasks import TaskRunner
+from app.gui.startup_problems import StartupProblemBox
+from app.gui.tasks import TaskRunner, stragglers
 
 log = logging.getLogger(__name__)
 
@@ -64,6 +66,11 @@ def create_window(
     reporter.setParent(window)
     reporter._parent_widget = window
     runner.task_failed.connect(reporter.report)
+
+    def offer_fix(kind: str, message: str) -> None:
+        StartupProblemBox(window, controller, kind, message).open()  # owned by the window
+
+    controller.startup_problem.connect(offer_fix)
     return window
 
 
@@ -104,4 +111,10 @@ def run_gui(argv: Sequence[str]) -> int:
             ).format(settings_problem)
         )
     QTimer.singleShot(0, window.app.start)
-    return int(app.exec())
+    code = int(app.exec())
+    if stragglers():  # a worker stuck in a step that cannot be interrupted: do not wait for it
+        logging.shutdown()
+        sys.stdout.flush()
+        sys.stderr.flush()
+        os._exit(code)
+    return code

@@ -11,7 +11,7 @@ from PySide6.QtCore import QObject, Signal
 
 from app.core.answering.model_slot import MODEL_FIELDS
 from app.core.config import Settings, save_settings
-from app.core.errors import UsageError
+from app.core.errors import FolioError, UsageError
 from app.gui.errors import ErrorReporter
 from app.gui.tasks import Resource, TaskContext, TaskRunner
 
@@ -38,6 +38,9 @@ class AppController(QObject):
     model_loaded = Signal(object)  # ModelInfo
     model_failed = Signal(str)
     settings_changed = Signal(object)  # Settings
+    # Damage found at start-up: kind ("library" | "model" | "index") and what is wrong. The window
+    # offers the fix (open another library, choose another model); the user's files are kept.
+    startup_problem = Signal(str, str)
     _settings_moved = Signal(object)  # Settings: the core's current settings changed (any thread)
 
     def __init__(
@@ -106,11 +109,24 @@ class AppController(QObject):
 
     def _on_build_failed(self, error: BaseException, details: str) -> None:
         self.status_changed.emit(self.tr("The library could not be opened."))
+        if isinstance(error, FolioError):  # a damaged or unusable library: say so, offer another
+            self.startup_problem.emit("library", str(error))
+            return
         self.reporter.report(error, details)
+
+    def open_library(self, library_dir: Path) -> None:
+        """Open another library folder (after the first one could not be opened)."""
+        if self.folio is not None:
+            return
+        self.library_dir = library_dir
+        self.start()
 
     def _on_warm(self, _result: object) -> None:
         self.embedder_ready = True
         self._status_ready()
+        folio = self.folio
+        for notice in folio.notices if folio is not None else []:  # e.g. a damaged index rebuilt
+            self.startup_problem.emit("index", notice)
 
     def _on_warm_failed(self, error: BaseException, details: str) -> None:
         self.status_changed.emit(self.tr("The embedding model could not be loaded."))
@@ -140,6 +156,9 @@ class AppController(QObject):
         self.model_loading = False
         self.model_failed.emit(str(error))
         self.status_changed.emit(self.tr("The model could not be loaded."))
+        if isinstance(error, FolioError) and self.model_info is None:  # no model at all yet
+            self.startup_problem.emit("model", str(error))
+            return
         self.reporter.report(error, details)
 
     def _status_ready(self) -> None:
@@ -219,11 +238,16 @@ class AppController(QObject):
 
     # -- shutdown ----------------------------------------------------------------------------------
     def shutdown(self) -> None:
-        """Cancel and join every worker, then close the facade (store, index, model)."""
-        self.runner.shutdown()
+        """Cancel and join every worker (bounded), then close the facade (store, index, model).
+        A worker still busy (a model load cannot be interrupted) keeps the facade it uses: the
+        process ends without closing it, and SQLite rolls back what was not committed."""
+        stuck = self.runner.shutdown()
         folio = self.folio or self._built
         self.folio = None
         self._built = None
+        if stuck:
+            log.warning("exiting without waiting for %s", ", ".join(stuck))
+            return
         if folio is not None:
             try:
                 folio.close()

@@ -37,6 +37,9 @@ class ChatController(QObject):
         self.active: AnswerState | None = None
         self._handle: TaskHandle | None = None
         self.last_options: Any = None
+        # Moves when the user leaves the shown chat (New chat, another chat): an answer still
+        # finishing for the chat left behind must not switch the view back to it.
+        self._view = 0
         self._timer = QTimer(self)
         self._timer.setInterval(FLUSH_INTERVAL_MS)
         self._timer.timeout.connect(self._flush)
@@ -88,6 +91,7 @@ class ChatController(QObject):
             elif isinstance(event, Retrieved):
                 state.set_retrieved(event.hits)
 
+        view = self._view
         self.question_added.emit(question)
         self.answer_started.emit(state)
         self._handle = self.app.runner.submit(
@@ -95,7 +99,7 @@ class ChatController(QObject):
             run,
             name="ask",
             on_progress=progress,
-            on_success=lambda answer: self._on_answer(state, answer),
+            on_success=lambda answer: self._on_answer(state, answer, view),
             on_failure=lambda error, details: self._on_failed(state, error, details),
             on_cancelled=lambda: self._on_cancelled(state),
         )
@@ -111,7 +115,7 @@ class ChatController(QObject):
     def continue_answer(self, state: AnswerState) -> None:
         """A cut-off answer: the model resumes right after its last word, with a fresh answer
         budget; the new message holds the whole answer."""
-        self.ask(state.question, state.thinking_requested, continue_from=state.answer_text)
+        self.ask(state.question, state.thinking_requested, continue_from=state.answer_text.rstrip("\ufffd"))
 
     def _flush(self) -> None:
         if self.active is not None:
@@ -123,12 +127,12 @@ class ChatController(QObject):
         self.active = None
         self.busy_changed.emit(False)
 
-    def _on_answer(self, state: AnswerState, answer: Answer | None) -> None:
+    def _on_answer(self, state: AnswerState, answer: Answer | None, view: int) -> None:
         self._done()
         if answer is None:
             state.fail(self.tr("the model returned no answer"))
             return
-        if answer.chat_id is not None and answer.chat_id != self.chat_id:
+        if view == self._view and answer.chat_id is not None and answer.chat_id != self.chat_id:
             self.chat_id = answer.chat_id
             self.current_chat_changed.emit(self.chat_id)
         state.finish(answer)
@@ -151,7 +155,7 @@ class ChatController(QObject):
         if folio is None:
             return
         self.app.runner.submit(
-            Resource.STORE,
+            Resource.CHATS,
             lambda _ctx: folio.chats(),
             name="list chats",
             on_success=self.chats_changed.emit,
@@ -161,6 +165,7 @@ class ChatController(QObject):
         """Start afresh; the chat row is created with the first answer."""
         if self.busy:
             self.stop()
+        self._view += 1
         self.chat_id = None
         self.chat_cleared.emit()
         self.current_chat_changed.emit(None)
@@ -170,13 +175,14 @@ class ChatController(QObject):
         if folio is None or self.busy:
             return
         self.app.runner.submit(
-            Resource.STORE,
+            Resource.CHATS,
             lambda _ctx: folio.chat(chat_id),
             name="open chat",
             on_success=lambda messages: self._show_history(chat_id, messages),
         )
 
     def _show_history(self, chat_id: int, answers: list[Answer]) -> None:
+        self._view += 1
         self.chat_id = chat_id
         self.chat_cleared.emit()
         self.current_chat_changed.emit(chat_id)
@@ -193,7 +199,7 @@ class ChatController(QObject):
         if chat_id == self.chat_id:
             self.new_chat()
         self.app.runner.submit(
-            Resource.STORE,
+            Resource.CHATS,
             lambda _ctx: folio.delete_chat(chat_id),
             name="delete chat",
             on_success=lambda _r: self.refresh_chats(),

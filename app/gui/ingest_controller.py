@@ -23,12 +23,11 @@ class EtaEstimator:
     started_at: float = field(default_factory=time.monotonic)
     fraction: float = 0.0
 
-    def update(
-        self, file_index: int, file_count: int, pages_done: int, pages_total: int, finished: bool
-    ) -> None:
+    def update(self, file_index: int, file_count: int, within: float) -> None:
+        """`within`: how far into file `file_index` (0..1), pages weighed by their cost (a page to
+        OCR weighs many text pages: IngestProgress.file_fraction), so the time left says so."""
         if file_count <= 0:
             return
-        within = 1.0 if finished else (pages_done / pages_total if pages_total > 0 else 0.0)
         self.fraction = min(1.0, max(self.fraction, (file_index + within) / file_count))
 
     def eta_seconds(self, now: float | None = None) -> float | None:
@@ -50,6 +49,7 @@ class Batch:
     file_count: int = 0
     pages_done: int = 0  # over finished files plus the current one
     finished_pages: int = 0
+    ocr_page: int | None = None  # the page being read by OCR right now
 
 
 class IngestController(QObject):
@@ -133,9 +133,8 @@ class IngestController(QObject):
         batch.file_count = progress.file_count
         if finished:
             batch.files_done = max(batch.files_done, progress.file_index + 1)
-        batch.eta.update(
-            progress.file_index, progress.file_count, progress.pages_done, progress.pages_total, finished
-        )
+        batch.eta.update(progress.file_index, progress.file_count, progress.file_fraction)
+        batch.ocr_page = progress.pages_done + 1 if progress.stage == "ocr" else None
         if finished:
             batch.finished_pages += progress.pages_done
             batch.pages_done = batch.finished_pages

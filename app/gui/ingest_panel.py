@@ -107,6 +107,8 @@ class IngestPanel(QFrame):
             item.setText(1, self.tr("already indexed"))
         elif progress.stage == "failed":
             item.setText(1, self.tr("failed"))
+        elif progress.stage == "ocr":
+            item.setText(1, self.tr("{0}/{1} · OCR").format(progress.pages_done, progress.pages_total))
         else:
             item.setText(1, f"{progress.pages_done}/{progress.pages_total}")
 
@@ -116,6 +118,8 @@ class IngestPanel(QFrame):
             self.tr("file {0} of {1}").format(min(batch.files_done + 1, batch.file_count), batch.file_count),
             self.tr("{0} pages done").format(batch.pages_done),
         ]
+        if batch.ocr_page is not None:
+            parts.append(self.tr("reading page {0} by OCR (a few seconds a page)").format(batch.ocr_page))
         eta = batch.eta.eta_seconds()
         if eta is not None:
             parts.append(self.tr("about {0} left").format(duration(eta * 1000)))

@@ -24,6 +24,7 @@ from PySide6.QtWidgets import (
     QWidget,
 )
 
+from app.core.ingest.readers import SECTION_KINDS
 from app.gui.i18n import QT_TRANSLATE_NOOP
 
 if TYPE_CHECKING:
@@ -113,14 +114,30 @@ class LibraryModel(QAbstractTableModel):
             return QBrush(QColor("#b3261e"))
         return None
 
+    def _status(self, document: DocumentInfo) -> str:
+        status = self.tr("indexed") if document.status == "ready" else document.status
+        if document.ocr_pages == 1:
+            status += " · " + self.tr("1 page read by OCR")
+        elif document.ocr_pages:
+            status += " · " + self.tr("{0} pages read by OCR").format(document.ocr_pages)
+        return status
+
     def _document_data(self, document: DocumentInfo, column: int, role: int) -> Any:
         if role == Qt.ItemDataRole.DisplayRole:
-            status = self.tr("indexed") if document.status == "ready" else document.status
-            return (document.name, document.pages, document.chunks, status)[column]
+            return (document.name, document.pages, document.chunks, self._status(document))[column]
         if role == Qt.ItemDataRole.ToolTipRole:
-            return self.tr("{0}\n{1} pages · {2} chunks · {3:.1f} MB").format(
-                document.path, document.pages, document.chunks, document.size / 1_000_000
+            if document.kind in SECTION_KINDS:
+                size = self.tr("{0} sections").format(document.pages)
+            else:
+                size = self.tr("{0} pages").format(document.pages)
+            tip = self.tr("{0}\n{1} · {2} chunks · {3:.1f} MB").format(
+                document.path, size, document.chunks, document.size / 1_000_000
             )
+            if document.ocr_pages:
+                tip += "\n" + self.tr("{0} of them had no text layer and were read by OCR").format(
+                    document.ocr_pages
+                )
+            return tip
         if role == Qt.ItemDataRole.TextAlignmentRole and column in (1, 2):
             return int(Qt.AlignmentFlag.AlignRight | Qt.AlignmentFlag.AlignVCenter)
         return None
@@ -150,7 +167,9 @@ class LibraryPanel(QWidget):
         for column in (1, 2, 3):
             header.setSectionResizeMode(column, QHeaderView.ResizeMode.ResizeToContents)
         self.add_button = QPushButton(self.tr("Add documents…"), self)
-        self.add_button.setToolTip(self.tr("Add PDF, text or Markdown files (Ctrl+O)"))
+        self.add_button.setToolTip(
+            self.tr("Add PDF (scanned too), Word, EPUB, web page, text or Markdown files (Ctrl+O)")
+        )
         self.remove_button = QPushButton(self.tr("Remove"), self)
         self.reindex_button = QPushButton(self.tr("Re-index"), self)
         self.dismiss_button = QPushButton(self.tr("Dismiss"), self)

@@ -3,7 +3,7 @@
 from __future__ import annotations
 
 from pathlib import Path
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 from PySide6.QtCore import Qt
 from PySide6.QtGui import QAction, QCloseEvent, QDragEnterEvent, QDragMoveEvent, QDropEvent, QKeySequence
@@ -19,6 +19,7 @@ from PySide6.QtWidgets import (
 )
 
 from app.core.passage import Citation
+from app.gui.about_dialog import AboutDialog
 from app.gui.answer_state import AnswerState
 from app.gui.app_controller import AppController
 from app.gui.budget_dialog import BudgetDialog
@@ -33,7 +34,15 @@ from app.gui.question_box import QuestionBox, has_local_files
 from app.gui.settings_dialog import SettingsDialog
 from app.gui.transcript import Transcript
 
-DOCUMENT_FILTER = QT_TRANSLATE_NOOP("MainWindow", "Documents (*.pdf *.txt *.md *.markdown);;All files (*)")
+if TYPE_CHECKING:
+    from app.core.store.layers import PageLayerInfo
+
+DOCUMENT_FILTER = QT_TRANSLATE_NOOP(
+    "MainWindow",
+    "Documents (*.pdf *.docx *.epub *.html *.htm *.xhtml *.txt *.md *.markdown);;"
+    "PDF (*.pdf);;Word (*.docx);;E-books (*.epub);;Web pages (*.html *.htm *.xhtml);;"
+    "Text and Markdown (*.txt *.md *.markdown);;All files (*)",
+)
 
 
 class MainWindow(QMainWindow):
@@ -109,6 +118,10 @@ class MainWindow(QMainWindow):
         stop_action.setShortcut(QKeySequence(Qt.Key.Key_Escape))
         stop_action.triggered.connect(self.chat.stop)
         chat_menu.addActions([new_action, stop_action])
+        help_menu = self.menuBar().addMenu(self.tr("&Help"))
+        about_action = QAction(self.tr("&About Folio"), self)
+        about_action.triggered.connect(self.show_about)
+        help_menu.addAction(about_action)
 
     def _wire(self) -> None:
         app, chat = self.app, self.chat
@@ -204,12 +217,23 @@ class MainWindow(QMainWindow):
         self.add_paths(paths)
 
     # -- dialogs ---------------------------------------------------------------------------------
-    def open_citation(self, citation: Citation) -> None:
+    def page_layer(self, path: str, page: int) -> PageLayerInfo | None:
+        """The stored text of an OCR'd page or a section, for the viewer (one small read)."""
+        folio = self.app.folio
+        return folio.page_layer(path, page) if folio is not None else None
+
+    def open_citation(self, citation: Citation, evidence: str = "") -> None:
         if self.viewer is None:
-            self.viewer = PdfViewer(self)
-        self.viewer.show_citation(citation)
+            self.viewer = PdfViewer(self, layers=self.page_layer)
+        self.viewer.show_citation(citation, evidence)
         self.viewer.show()
         self.viewer.raise_()
+
+    def show_about(self) -> None:
+        dialog = AboutDialog(self.app.settings, self)
+        dialog.setAttribute(Qt.WidgetAttribute.WA_DeleteOnClose)
+        self.about_dialog = dialog
+        dialog.show()
 
     def show_budget(self, state: AnswerState) -> None:
         dialog = BudgetDialog(state.budget, self)

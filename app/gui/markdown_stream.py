@@ -7,20 +7,21 @@ from collections.abc import Collection
 
 # [1], [1, 3], [1-3], 【1】, ［1］: the same forms as app.core.prompt.citations accepts.
 _INNER = r"\s*\d{1,4}\s*(?:[-–—－,，、]\s*\d{1,4}\s*)*"
-_CITATION = re.compile(rf"\[({_INNER})\]|【({_INNER})】|［({_INNER})］")
+CITATION = re.compile(rf"\[({_INNER})\]|【({_INNER})】|［({_INNER})］")
 _SEPARATOR = re.compile(r"(\s*[-–—－,，、]\s*)")
 _NUMBER = re.compile(r"\d+")
 _FENCE = re.compile(r"^\s{0,3}(```|~~~)", re.MULTILINE)
 
 
-def _link(n: int, valid: Collection[int] | None) -> str:
+def _link(n: int, valid: Collection[int] | None, sentence: int | None) -> str:
     if valid is not None and n not in valid:
         return f"~~{n}~~"
-    return f"[{n}](cite:{n})"
+    return f"[{n}](cite:{n})" if sentence is None else f"[{n}](cite:{n}-{sentence})"
 
 
-def link_citations(text: str, valid: Collection[int] | None = None) -> str:
-    """Turn citation markers outside code fences into `cite:n` links (invalid ones struck through)."""
+def link_citations(text: str, valid: Collection[int] | None = None, sentence: int | None = None) -> str:
+    """Turn citation markers outside code fences into `cite:n` links (`cite:n-i` for sentence i;
+    markers not in `valid` struck through)."""
     pieces = re.split(
         r"(^\s{0,3}(?:```|~~~).*?^\s{0,3}(?:```|~~~)[^\n]*$)", text, flags=re.MULTILINE | re.DOTALL
     )
@@ -29,17 +30,17 @@ def link_citations(text: str, valid: Collection[int] | None = None) -> str:
         if index % 2 == 1:  # a fenced code block: leave as is
             out.append(piece)
             continue
-        out.append(_CITATION.sub(lambda m: _replace(m, valid), piece))
+        out.append(CITATION.sub(lambda m: _replace(m, valid, sentence), piece))
     return "".join(out)
 
 
-def _replace(match: re.Match[str], valid: Collection[int] | None) -> str:
+def _replace(match: re.Match[str], valid: Collection[int] | None, sentence: int | None) -> str:
     body = next(group for group in match.groups() if group is not None).strip()
     parts = _SEPARATOR.split(body)
     linked: list[str] = []
     for part in parts:
         if _NUMBER.fullmatch(part):
-            linked.append(_link(int(part), valid))
+            linked.append(_link(int(part), valid, sentence))
         else:
             linked.append(", " if any(c in part for c in ",，、") else "–")
     return "\\[" + "".join(linked) + "\\]"

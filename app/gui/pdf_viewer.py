@@ -1,11 +1,16 @@
-"""The built-in viewer: a cited PDF page (QtPdf) with the passage found and selected; text otherwise."""
+"""The built-in viewer: a cited PDF page (QtPdf) with the passage selected, or marked from its
+OCR boxes on a scanned page; a cited section of a DOCX/HTML/EPUB as text with the passage marked."""
 
 from __future__ import annotations
 
 import re
+from bisect import bisect_right
+from collections.abc import Callable
 from pathlib import Path
+from typing import TYPE_CHECKING
 
 from PySide6.QtCore import QPointF, Qt, QTimer
+from PySide6.QtGui import QColor, QTextCharFormat, QTextCursor
 from PySide6.QtPdf import QPdfDocument, QPdfSearchModel
 from PySide6.QtPdfWidgets import QPdfView
 from PySide6.QtWidgets import (
@@ -14,13 +19,21 @@ from PySide6.QtWidgets import (
     QPlainTextEdit,
     QPushButton,
     QSplitter,
+    QTextEdit,
     QVBoxLayout,
     QWidget,
 )
 
 from app.core.passage import Citation
+from app.gui.page_marks import MarkedPdfView
+
+if TYPE_CHECKING:
+    from app.core.store.layers import PageLayerInfo
 
 SEARCH_WORDS = 6  # how many words of the passage to search for on the page
+MARK_BACKGROUND = QColor(255, 214, 77)
+# (document path, 1-based page or section) -> its stored text, OCR boxes and paragraphs, if any.
+LayerLookup = Callable[[str, int], "PageLayerInfo | None"]
 
 
 def search_phrase(passage: str, page_text: str) -> str:
@@ -44,17 +57,47 @@ def shared_words(passage: str, page_text: str) -> int:
     return sum(1 for i in range(max(1, len(words) - 3)) if " ".join(words[i : i + 4]) in page)
 
 
-class PdfViewer(QWidget):
-    """A top-level window: QPdfView at the cited page, the passage highlighted, its text beside."""
+def paragraph_display(text: str, paragraphs: tuple[int, ...]) -> tuple[str, Callable[[int], int]]:
+    """A section's text with its paragraphs on lines of their own (blank line between), and a
+    map from offsets in `text` to offsets in that display text."""
+    starts = [0, *[p for p in paragraphs if 0 < p <= len(text)]]
+    pieces: list[str] = []
+    bases: list[int] = []
+    position = 0
+    for index, start in enumerate(starts):
+        end = starts[index + 1] if index + 1 < len(starts) else len(text)
+        piece = text[start:end].rstrip()
+        if pieces:
+            position += 2
+        bases.append(position)
+        pieces.append(piece)
+        position += len(piece)
 
-    def __init__(self, parent: QWidget | None = None) -> None:
+    def to_display(offset: int) -> int:
+        index = max(0, bisect_right(starts, offset) - 1)
+        return bases[index] + min(max(0, offset - starts[index]), len(pieces[index]))
+
+    return "\n\n".join(pieces), to_display
+
+
+def utf16_offset(text: str, offset: int) -> int:
+    """A Python string offset as a QString (UTF-16) position."""
+    return len(text[:offset].encode("utf-16-le")) // 2
+
+
+class PdfViewer(QWidget):
+    """A top-level window: QPdfView at the cited page, the passage highlighted, its text beside.
+    `layers` looks up the stored text of OCR'd pages and sections (see LayerLookup)."""
+
+    def __init__(self, parent: QWidget | None = None, layers: LayerLookup | None = None) -> None:
         super().__init__(parent, Qt.WindowType.Window)
         self.setObjectName("pdfViewer")
         self.resize(980, 760)
+        self.layers = layers
         self.document = QPdfDocument(self)
         self.search = QPdfSearchModel(self)
         self.search.setDocument(self.document)
-        self.view = QPdfView(self)
+        self.view = MarkedPdfView(self)
         self.view.setObjectName("pdfView")
         self.view.setDocument(self.document)
         self.view.setSearchModel(self.search)
@@ -70,6 +113,10 @@ class PdfViewer(QWidget):
         self.passage = QPlainTextEdit(self)
         self.passage.setObjectName("viewerPassage")
         self.passage.setReadOnly(True)
+        self.section_text = QTextEdit(self)
+        self.section_text.setObjectName("viewerSectionText")
+        self.section_text.setReadOnly(True)
+        self.section_text.setVisible(False)
         header = QHBoxLayout()
         header.addWidget(self.title, 1)
         header.addWidget(self.previous)
@@ -80,8 +127,13 @@ class PdfViewer(QWidget):
         side_layout.setContentsMargins(0, 0, 0, 0)
         side_layout.addWidget(QLabel(self.tr("Passage"), side))
         side_layout.addWidget(self.passage)
+        main = QWidget(self)
+        main_layout = QVBoxLayout(main)
+        main_layout.setContentsMargins(0, 0, 0, 0)
+        main_layout.addWidget(self.view)
+        main_layout.addWidget(self.section_text)
         self.splitter = QSplitter(self)
-        self.splitter.addWidget(self.view)
+        self.splitter.addWidget(main)
         self.splitter.addWidget(side)
         self.splitter.setSizes([700, 260])
         layout = QVBoxLayout(self)
@@ -91,26 +143,40 @@ class PdfViewer(QWidget):
         self.target_page = 0  # 0-based
         self.phrase = ""
         self.highlighted = False
+        self.marked_text = ""  # the passage as marked on a scanned page or in a section's text
         self.search.rowsInserted.connect(self._search_results)
         self.view.pageNavigator().currentPageChanged.connect(self._page_changed)
 
     # -- showing a citation --------------------------------------------------------------------
-    def show_citation(self, citation: Citation) -> None:
-        """Open the cited document at its page and select the passage there (PDF), or show the text."""
+    def _layer(self, path: str, page: int) -> PageLayerInfo | None:
+        return self.layers(path, page) if self.layers is not None and path else None
+
+    def show_citation(self, citation: Citation, evidence: str = "") -> None:
+        """Open the cited document at its page and select the passage there (PDF; marked from the
+        OCR boxes on a scanned page), or show the cited section with the passage marked;
+        `evidence`, the passage's sentence(s) that support the answer, is what gets highlighted."""
         path = citation.path
         page = max(1, citation.page)
         text = citation.text
         document = citation.document or Path(path).name
         self.passage.setPlainText(text)
         self.highlighted = False
+        self.marked_text = ""
+        self.view.clear_marks()
         is_pdf = path.lower().endswith(".pdf") and Path(path).is_file()
         self.view.setVisible(is_pdf)
         for button in (self.previous, self.next, self.page_label):
             button.setVisible(is_pdf)
+        self.setWindowTitle(self.tr("{0} — Folio").format(document))
         if not is_pdf:
-            self.title.setText(self.tr("{0}, p. {1} — the passage as indexed").format(document, page))
-            self.setWindowTitle(self.tr("{0} — Folio").format(document))
+            layer = self._layer(path, page)
+            self.section_text.setVisible(layer is not None)
+            if layer is not None:
+                self._show_section(citation, layer, document)
+            else:
+                self.title.setText(self.tr("{0}, p. {1} — the passage as indexed").format(document, page))
             return
+        self.section_text.setVisible(False)
         if path != self.path:
             self.search.setSearchString("")
             self.document.load(path)
@@ -129,13 +195,57 @@ class PdfViewer(QWidget):
         self.go_to_page(self.target_page)
         # the view lays pages out when shown; jump again once it has
         QTimer.singleShot(0, lambda: self.go_to_page(self.target_page))
+        layer = self._layer(path, page)
+        if layer is not None and layer.ocr:
+            self._mark_ocr(citation, layer, document)
+            return
         page_text = self.document.getAllText(self.target_page).text()
-        self.phrase = search_phrase(text, page_text)
+        self.phrase = search_phrase(evidence, page_text) if evidence else ""
+        self.phrase = self.phrase or search_phrase(text, page_text)
         if self.phrase:
             if self.search.searchString() == self.phrase:
                 self._search_results()
             else:
                 self.search.setSearchString(self.phrase)
+
+    def _mark_ocr(self, citation: Citation, layer: PageLayerInfo, document: str) -> None:
+        """Mark the passage's lines on a page read by OCR (the PDF has no text there to search)."""
+        first, last = citation.page, max(citation.page, citation.page_end)
+        start = citation.char_start if layer.page == first else 0
+        end = citation.char_end if layer.page == last else len(layer.text)
+        boxes = layer.boxes_between(start, max(end, start + 1))
+        self.view.set_marks(self.target_page, boxes)
+        self.marked_text = layer.text[start:end]
+        self.highlighted = bool(boxes)
+        self.title.setText(self.tr("{0}, page {1} (read by OCR)").format(document, layer.page))
+        if boxes:
+            top = min(box[1] for box in boxes)
+            QTimer.singleShot(0, lambda: self.view.pageNavigator().jump(self.target_page, QPointF(0, top)))
+
+    def _show_section(self, citation: Citation, layer: PageLayerInfo, document: str) -> None:
+        """The cited section's text, paragraph by paragraph, with the passage marked."""
+        display, to_display = paragraph_display(layer.text, layer.paragraphs)
+        start = citation.char_start
+        end = max(start, citation.char_end)
+        first, last = to_display(start), to_display(max(end, start))
+        self.section_text.setPlainText(display)
+        cursor = QTextCursor(self.section_text.document())
+        cursor.setPosition(utf16_offset(display, first))
+        cursor.setPosition(utf16_offset(display, last), QTextCursor.MoveMode.KeepAnchor)
+        mark = QTextEdit.ExtraSelection()
+        mark.cursor = cursor
+        style = QTextCharFormat()
+        style.setBackground(MARK_BACKGROUND)
+        mark.format = style
+        self.section_text.setExtraSelections([mark])
+        self.marked_text = cursor.selectedText().replace("\u2029", "\n")
+        self.highlighted = bool(self.marked_text)
+        visible = QTextCursor(cursor)
+        visible.setPosition(utf16_offset(display, first))
+        self.section_text.setTextCursor(visible)
+        self.section_text.ensureCursorVisible()
+        where = citation.section or layer.section or self.tr("section {0}").format(layer.page)
+        self.title.setText(self.tr("{0} — {1}").format(document, where))
 
     def current_page(self) -> int:
         return int(self.view.pageNavigator().currentPage())
@@ -164,6 +274,8 @@ class PdfViewer(QWidget):
 
     def selected_text(self) -> str:
         """The text of the highlighted match (empty if none): what the user sees selected."""
+        if self.marked_text:
+            return re.sub(r"\s+", " ", self.marked_text).strip()
         index = self.view.currentSearchResultIndex()
         if not self.highlighted or index < 0:
             return ""

@@ -6,6 +6,8 @@ from typing import Any
 
 from PySide6.QtCore import Qt
 from PySide6.QtWidgets import (
+    QCheckBox,
+    QComboBox,
     QDialog,
     QDialogButtonBox,
     QDoubleSpinBox,
@@ -20,8 +22,10 @@ from PySide6.QtWidgets import (
     QWidget,
 )
 
+from app.core import paths
 from app.core.config import Settings
 from app.core.errors import UsageError
+from app.core.generate.catalog import chat_models, default_model
 
 
 def _spin(minimum: int, maximum: int, value: int) -> QSpinBox:
@@ -55,6 +59,18 @@ class SettingsDialog(QDialog):
         self.model_path.setPlaceholderText(str(settings.chat_model_path()))
         browse_model = QPushButton(self.tr("Browse…"))
         browse_model.clicked.connect(self._browse_model)
+        # the bundled models by name (the default, the fast option, any installed on request)
+        self.known_models = QComboBox()
+        self.known_models.setObjectName("knownModels")
+        self.known_models.addItem(self.tr("Default ({0})").format(default_model("chat").display_name), "")
+        for known in chat_models():
+            if known.role != "default" and (paths.models_dir() / known.file).is_file():
+                label = known.display_name + (self.tr(" — fast") if known.role == "fast" else "")
+                self.known_models.addItem(label, str(paths.models_dir() / known.file))
+        self.known_models.addItem(self.tr("Another GGUF file…"), None)
+        chosen = self.known_models.findData(settings.model_path)
+        self.known_models.setCurrentIndex(chosen if chosen >= 0 else self.known_models.count() - 1)
+        self.known_models.currentIndexChanged.connect(self._pick_known_model)
         self.model_info = QLabel(self._describe_model(model_info))
         self.model_info.setObjectName("modelInfo")
         self.model_info.setWordWrap(True)
@@ -81,8 +97,22 @@ class SettingsDialog(QDialog):
         self.embed_dir.setPlaceholderText(str(settings.embed_model_path()))
         browse_embed = QPushButton(self.tr("Browse…"))
         browse_embed.clicked.connect(self._browse_embed)
+        self.cite_mode = QComboBox()
+        self.cite_mode.setObjectName("citeMode")
+        self.cite_mode.addItem(self.tr("Free: markers checked after the answer"), "free")
+        self.cite_mode.addItem(
+            self.tr("Constrained: only markers of the given passages can be written"), "constrained"
+        )
+        self.cite_mode.setCurrentIndex(max(0, self.cite_mode.findData(settings.cite_mode)))
+        self.ocr_enabled = QCheckBox(self.tr("Read scanned pages with OCR (Chinese and English)"))
+        self.ocr_enabled.setObjectName("ocrEnabled")
+        self.ocr_enabled.setChecked(settings.ocr_enabled)
+        self.ocr_enabled.setToolTip(
+            self.tr("PDF pages without a text layer are recognised on this computer; a few seconds a page.")
+        )
 
         form = QFormLayout()
+        form.addRow(self.tr("Chat model"), self.known_models)
         form.addRow(self.tr("Model file (GGUF)"), self._row(self.model_path, browse_model))
         form.addRow("", self.model_info)
         form.addRow(self.tr("Context size (tokens)"), self.n_ctx)
@@ -104,6 +134,8 @@ class SettingsDialog(QDialog):
         note.setWordWrap(True)
         note.setStyleSheet("color: palette(mid);")
         form.addRow("", note)
+        form.addRow(self.tr("Citations"), self.cite_mode)
+        form.addRow(self.tr("Scanned PDFs"), self.ocr_enabled)
 
         self.error = QLabel()
         self.error.setObjectName("settingsError")
@@ -140,6 +172,11 @@ class SettingsDialog(QDialog):
     def set_model_info(self, info: Any) -> None:
         self.model_info.setText(self._describe_model(info))
 
+    def _pick_known_model(self, index: int) -> None:
+        path = self.known_models.itemData(index)
+        if path is not None:
+            self.model_path.setText(str(path))
+
     def _browse_model(self) -> None:
         path, _ = QFileDialog.getOpenFileName(
             self, self.tr("Choose a GGUF model"), self.model_path.text(), self.tr("GGUF models (*.gguf)")
@@ -171,6 +208,8 @@ class SettingsDialog(QDialog):
             seed=self.seed.value(),
             passages_k=self.passages_k.value(),
             ttft_target_s=round(self.ttft_target.value(), 2),
+            ocr_enabled=self.ocr_enabled.isChecked(),
+            cite_mode=str(self.cite_mode.currentData()),
         )
 
     def accept(self) -> None:

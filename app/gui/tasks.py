@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import logging
 import queue
+import time
 import traceback
 from collections.abc import Callable
 from dataclasses import dataclass, field
@@ -17,12 +18,31 @@ from app.core.errors import Cancelled
 
 log = logging.getLogger(__name__)
 
+SHUTDOWN_SECONDS = 2.5  # closing the window never waits longer than this for the workers
+# Workers still busy at shutdown: kept alive until the process ends (never destroyed running).
+_STRAGGLERS: list[QThread] = []
+
+
+def stragglers() -> list[str]:
+    """Names of the workers a shutdown left running (the app then exits without joining them)."""
+    return [worker.objectName() for worker in _STRAGGLERS if worker.isRunning()]
+
+
+def join_stragglers(timeout_s: float) -> bool:
+    """Wait for the workers shutdowns left running (for a process that goes on, such as tests)."""
+    deadline = time.monotonic() + timeout_s
+    for worker in list(_STRAGGLERS):
+        if worker.wait(max(0, int((deadline - time.monotonic()) * 1000))):
+            _STRAGGLERS.remove(worker)
+    return not _STRAGGLERS
+
 
 class Resource(Enum):
     """Resources that allow one user at a time; each gets its own worker thread."""
 
     STORE = "store"  # the library: SQLite store, FAISS index, embedder
     MODEL = "model"  # the Llama object
+    CHATS = "chats"  # chat list, open, delete: short SQLite reads/writes never queued behind ingestion
 
 
 class TaskContext:
@@ -170,6 +190,7 @@ class TaskRunner(QObject):
         self._workers: dict[Resource, _Worker] = {}
         self._active: list[TaskHandle] = []
         self.accepting = True
+        self.stuck: list[str] = []  # workers the last shutdown left running
 
     def submit(
         self,
@@ -212,17 +233,27 @@ class TaskRunner(QObject):
     def report_failure(self, error: object, details: str) -> None:
         self.task_failed.emit(error, details)
 
-    def shutdown(self) -> None:
-        """Cancel every task, let each worker finish its current step, and join the threads."""
+    def shutdown(self, timeout_s: float = SHUTDOWN_SECONDS) -> list[str]:
+        """Cancel every task, let each worker finish its current step, and join the threads, for
+        at most `timeout_s` in all. Returns the names of workers still busy then (a step that
+        cannot be interrupted, such as loading a model): they are kept referenced, and the app
+        ends the process without waiting for them (their SQLite transactions roll back)."""
         self.accepting = False
         for handle in list(self._active):
             handle.cancel()
         for worker in self._workers.values():
             worker.jobs.put(None)
+        deadline = time.monotonic() + timeout_s
+        stuck: list[str] = []
         for worker in self._workers.values():
-            worker.wait()
+            left_ms = max(0, int((deadline - time.monotonic()) * 1000))
+            if not worker.wait(left_ms):
+                stuck.append(worker.objectName())
+                _STRAGGLERS.append(worker)
         self._workers.clear()
         self._active.clear()
+        self.stuck = stuck
+        return stuck
 
     def _worker(self, resource: Resource) -> _Worker:
         worker = self._workers.get(resource)

@@ -12,7 +12,7 @@ from app.gui.answer_view import AnswerView, QuestionView
 class Transcript(QScrollArea):
     """Holds one widget per message; an update touches only the streaming answer's widget."""
 
-    citation_activated = Signal(object)  # Citation
+    citation_activated = Signal(object, str)  # Citation, supporting text
     continue_requested = Signal(object)
     budget_requested = Signal(object)
 

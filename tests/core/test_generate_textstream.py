@@ -70,3 +70,19 @@ def test_pending_text_stays_bounded_on_long_streams() -> None:
         total += sum(len(text) for _, text in splitter.feed("word "))
         assert len(splitter._pending) <= splitter._max_marker
     assert total == 5000 * 5
+
+
+def test_a_continuation_keeps_its_leading_space() -> None:
+    """Continue: "stores" was shown, the model goes on with " keys"; gluing gave "storeskeys"."""
+    splitter = ChannelSplitter(["<|im_end|>"], continuing=True)
+    out = splitter.feed(" keys") + splitter.feed(" and <think>values") + splitter.flush()
+    assert "stores" + "".join(text for _, text in out) == "stores keys and <think>values"
+    assert {channel for channel, _ in out} == {ANSWER}
+
+
+def test_a_character_cut_by_the_end_of_generation_is_dropped_not_replaced() -> None:
+    stream = Utf8Stream()
+    text = stream.feed("答案是模".encode()) + stream.feed("型".encode()[:2])
+    assert text + stream.flush() == "答案是模"
+    assert "\ufffd" not in text + stream.flush()
+    assert stream.feed(b"ok") == "ok"  # the stream can go on after a flush

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import json
 import logging
 import shutil
 import sqlite3
@@ -18,12 +19,15 @@ from app.core.embed.embedder import Embedder
 from app.core.errors import DocumentNotFoundError, EmbedderMismatchError, UsageError
 from app.core.index.vector_index import INDEX_FILE
 from app.core.ingest.normalize import normalize_text
+from app.core.ingest.page import PageContent
 from app.core.ingest.pipeline import IngestProgress
+from app.core.ingest.readers import unsupported_reason
 from app.core.ingest.worker import ExtractionFailed, ExtractLimits, PageExtractor
 from app.core.qa import Folio, build_services
 from app.core.store.database import STORE_FILE
 from tests.pdfgen import write_encrypted_pdf, write_pdf
 
+NO_TEXT_EVEN_BY_OCR = "no text layer, and OCR found no legible text on its pages (blank or pictures only?)"
 FRUIT = [
     ["Apples grow on trees in temperate orchards.", "Harvest time for apples is autumn."],
     ["Bananas are tropical plants.", "A banana plant fruits only once."],
@@ -73,6 +77,7 @@ def test_bad_inputs_fail_alone_with_reasons(folio: Folio, tmp_path: Path) -> Non
     (tmp_path / "truncated.pdf").write_bytes(good.read_bytes()[:300])
     (tmp_path / "fake.pdf").write_bytes(b"PK\x03\x04 this is a zip file, not a PDF" * 10)
     (tmp_path / "letter.docx").write_bytes(b"PK\x03\x04")
+    (tmp_path / "sheet.xlsx").write_bytes(b"PK\x03\x04")
     write_encrypted_pdf(tmp_path / "locked.pdf", [["top secret plans"]])
     write_pdf(tmp_path / "scan.pdf", [[], []])  # pages without any text: an image-only scan
     (tmp_path / "blank.txt").write_text("  \n\n ")
@@ -81,8 +86,10 @@ def test_bad_inputs_fail_alone_with_reasons(folio: Folio, tmp_path: Path) -> Non
     outcome = {f.document: (f.status, f.error) for f in report.files}
     assert outcome["good.pdf"] == ("added", None)
     assert outcome["locked.pdf"] == ("failed", "password protected")
-    assert outcome["scan.pdf"] == ("failed", "no text layer (scanned?)")
-    assert outcome["letter.docx"] == ("failed", "unsupported file type")
+    assert outcome["scan.pdf"] == ("failed", NO_TEXT_EVEN_BY_OCR)
+    assert outcome["letter.docx"][0] == "failed"
+    assert str(outcome["letter.docx"][1]).startswith("not a readable DOCX: ")
+    assert outcome["sheet.xlsx"] == ("failed", unsupported_reason(Path("sheet.xlsx")))
     assert outcome["blank.txt"][0] == "failed"
     for name in ("empty.pdf", "truncated.pdf", "fake.pdf"):
         status, error = outcome[name]
@@ -183,8 +190,18 @@ def test_library_refuses_another_embedder(
     folio = build_services(Settings(), library_dir, embedder=embedder)
     folio.ingest([write_pdf(tmp_path / "fruit.pdf", FRUIT)])
     folio.close()
+    # The same weights with another max_seq_length: another model, whatever the binding compares
+    # (folder name or identity hash; a renamed copy of the same model is tested in
+    # test_embedder_identity.py).
     other_dir = tmp_path / "another-embedder"
-    other_dir.symlink_to(embed_model_path, target_is_directory=True)
+    for source in embed_model_path.rglob("*"):
+        if source.is_file() and source.name != "sentence_bert_config.json":
+            out = other_dir / source.relative_to(embed_model_path)
+            out.parent.mkdir(parents=True, exist_ok=True)
+            out.symlink_to(source.resolve())
+    config = json.loads((embed_model_path / "sentence_bert_config.json").read_text(encoding="utf-8"))
+    config["max_seq_length"] = int(config["max_seq_length"]) // 2
+    (other_dir / "sentence_bert_config.json").write_text(json.dumps(config), encoding="utf-8")
     other = build_services(Settings(), library_dir, embedder=Embedder(other_dir))
     with pytest.raises(EmbedderMismatchError, match="all-MiniLM-L6-v2"):
         other.search("apples")
@@ -213,8 +230,9 @@ def test_extractor_time_limit_and_crash_fail_only_that_file(tmp_path: Path) -> N
         list(pages)
     crashing.close()
     healthy = PageExtractor()
-    assert [page for page, _, _ in healthy.pages(pdf)] == [1, 2, 3]
-    assert [page for page, _, _ in healthy.pages(pdf)] == [1, 2, 3]  # the worker is reused
+    assert [page.number for page in healthy.pages(pdf) if isinstance(page, PageContent)] == [1, 2, 3]
+    again = [page.number for page in healthy.pages(pdf) if isinstance(page, PageContent)]
+    assert again == [1, 2, 3]  # the worker is reused
     healthy.close()
 
 

@@ -37,7 +37,7 @@ def test_prompt_is_counted_exactly_and_parts_add_up(chat_engine: Engine) -> None
 def test_long_passages_and_long_history_never_exceed_the_context(chat_engine: Engine) -> None:
     hits = [long_hit(i, 25) for i in range(1, 21)]  # ~20 × 400 tokens
     history = [HistoryTurn(f"Question {i}? " + SENTENCE * 10, SENTENCE * 20) for i in range(10)]
-    for n_ctx, max_tokens in ((4096, 512), (2048, 1024), (1024, 900)):
+    for n_ctx, max_tokens in ((4096, 512), (2048, 1024), (1024, 800)):
         plan = assemble(
             chat_engine,
             "Why is prefill slow?",

@@ -26,8 +26,8 @@ def test_split_sentences_latin_and_cjk() -> None:
     assert split_sentences("no end mark") == [(0, 11)]
 
 
-def test_terms_text_makes_cjk_bigrams() -> None:
-    assert terms_text("模型缓存 Config") == "模型 型缓 缓存 config"
+def test_terms_text_makes_cjk_bigrams_and_characters() -> None:
+    assert terms_text("模型缓存 Config") == "模型 型缓 缓存 模 型 缓 存 config"
     assert terms_text("的") == "的"
     assert terms_query("模型") == '"模型"'
     assert terms_query("  ") is None

@@ -16,6 +16,7 @@ from app.core.config import Settings
 from app.gui.app import create_window
 from app.gui.app_controller import ServicesFactory
 from app.gui.main_window import MainWindow
+from app.gui.tasks import join_stragglers
 
 os.environ.setdefault("QT_QPA_PLATFORM", "offscreen")
 os.environ.setdefault("HF_HUB_OFFLINE", "1")
@@ -97,7 +98,7 @@ def shared_engine() -> Iterator[object]:
     """The real SmolLM2 GGUF, loaded once (the Folio in each test borrows it, never closes it)."""
     from app.core.generate.engine import Engine
 
-    engine = Engine(paths.default_chat_model(), n_ctx=4096, n_threads=2)
+    engine = Engine(paths.fast_chat_model(), n_ctx=4096, n_threads=2)
     engine.load()
     yield engine
     engine.close()
@@ -137,3 +138,4 @@ def make_window(qtbot: QtBot, tmp_path: Path) -> Iterator[WindowFactory]:
     for window in windows:
         if window.isVisible() or window.app.runner.accepting:
             window.close()
+    assert join_stragglers(120), "a worker left running by a window's shutdown did not end"

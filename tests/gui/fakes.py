@@ -116,6 +116,7 @@ class FakeFolio:
         self.answerer = answerer
         self.closed = False
         self.removed: list[int | str] = []
+        self.notices: list[str] = []
 
     @property
     def settings(self) -> Settings:
@@ -145,6 +146,9 @@ class FakeFolio:
 
     def delete_chat(self, chat_id: int) -> None:
         pass
+
+    def page_layer(self, path: str, page: int) -> None:
+        return None  # no OCR'd pages or sections in the fake library
 
     def warm_up(self) -> None:
         pass

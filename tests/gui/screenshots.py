@@ -22,8 +22,9 @@ from tests.gui.conftest import SOLAR_PAGES, make_pdf
 from tests.gui.dragdrop import drop_files
 
 QUESTION = "How long do the tide mills of Varn turn the millstones?"
-# SmolLM2-135M seldom writes [n] markers; try a few real questions until an answer cites a source.
+# Citations are Folio's verified ones: an answer cites a page only when its sentences are supported.
 QUESTIONS = (
+    "How tall is the lighthouse at Cape Merrow, and when was it finished?",
     QUESTION,
     "Which seabirds nest on the cliffs west of Varn?",
     "When do the millers of Varn work at night?",
@@ -120,9 +121,7 @@ def main(out: Path) -> int:
     save(window, out / "answer.png")
 
     view = window.transcript.answer_views[-1]
-    citations = view.state.citations or [
-        p for p in view.state.passages_given if str(p.get("path", "")).endswith(".pdf")
-    ]
+    citations = view.state.citations or [p for p in view.state.passages_given if p.path.endswith(".pdf")]
     window.open_citation(citations[0])
     viewer = window.viewer
     assert viewer is not None

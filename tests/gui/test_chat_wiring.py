@@ -2,12 +2,14 @@
 
 from __future__ import annotations
 
+import threading
 from dataclasses import replace
 
 from PySide6.QtCore import Qt
 from pytestqt.qtbot import QtBot
 
 from app.gui.answer_state import DONE
+from app.gui.tasks import Resource
 from tests.gui.conftest import WindowFactory
 from tests.gui.fakes import FakeAnswerer, fake_factory
 
@@ -196,6 +198,39 @@ def test_an_answer_without_citations_lists_the_passages_it_was_given(
     text = view.sources.text()
     assert "No sources cited" in text and "[1] guide.txt, p. 2" in text and "[2] guide.txt, p. 3" in text
     opened: list[Citation] = []
-    view.citation_activated.connect(opened.append)
+    view.citation_activated.connect(lambda citation, _evidence: opened.append(citation))
     view.sources.linkActivated.emit("passage:2")
     assert opened and opened[0].page == 3 and opened[0].chunk_id == 12
+
+
+def test_new_chat_during_an_answer_stays_on_the_new_chat(qtbot: QtBot, make_window: WindowFactory) -> None:
+    """The stopped answer of the old chat finishes after "New chat": the view must not go back."""
+    answerer = FakeAnswerer(["word "] * 100_000, pause_s=0.001)
+    window = _ready(qtbot, make_window, answerer)
+    chats_shown: list[object] = []
+    window.chat.current_chat_changed.connect(chats_shown.append)
+    window.chat.ask("a long one")
+    qtbot.waitUntil(lambda: answerer.started.is_set(), timeout=10_000)
+    window.chat.new_chat()
+    qtbot.waitUntil(lambda: not window.chat.busy, timeout=10_000)
+    qtbot.wait(50)
+    assert window.chat.chat_id is None
+    assert chats_shown == [None]
+    window.chat.ask("a question for the new chat")
+    qtbot.waitUntil(lambda: len(answerer.requests) == 2, timeout=10_000)
+    assert answerer.requests[1][2] is None  # it starts a new chat, not the old one
+    window.chat.stop()
+    qtbot.waitUntil(lambda: not window.chat.busy, timeout=10_000)
+
+
+def test_the_chat_list_does_not_wait_behind_a_long_ingestion(
+    qtbot: QtBot, make_window: WindowFactory
+) -> None:
+    window = _ready(qtbot, make_window, FakeAnswerer(["ok"]))
+    release = threading.Event()
+    window.app.runner.submit(Resource.STORE, lambda _ctx: release.wait(30), name="long ingestion")
+    try:
+        with qtbot.waitSignal(window.chat.chats_changed, timeout=5_000):
+            window.chat.refresh_chats()
+    finally:
+        release.set()

@@ -172,7 +172,7 @@ def test_clicking_a_source_opens_the_viewer_at_the_cited_page(
 
     # a non-PDF source shows the passage text instead
     view.citation_activated.emit(
-        Citation(2, 99, "notes.txt", "/nope/notes.txt", 1, 1, 0, 19, "Water the tomatoes.")
+        Citation(2, 99, "notes.txt", "/nope/notes.txt", 1, 1, 0, 19, "Water the tomatoes."), ""
     )
     assert not viewer.view.isVisible() and viewer.passage.toPlainText() == "Water the tomatoes."
 
@@ -205,7 +205,7 @@ def test_thinking_streams_into_a_collapsed_section(
     from app.core.qa import Folio, build_services
     from tests.core.conftest_answer import make_thinking_gguf
 
-    model = make_thinking_gguf(paths.default_chat_model(), tmp_path / "thinking.gguf")
+    model = make_thinking_gguf(paths.fast_chat_model(), tmp_path / "thinking.gguf")
     engine = Engine(model, n_ctx=4096, n_threads=2)
 
     def factory(settings: Settings, library_dir: Path) -> Folio:

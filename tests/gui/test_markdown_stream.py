@@ -46,7 +46,9 @@ def test_streamed_rendering_matches_a_full_render(qtbot: QtBot) -> None:
     assert [line for line in streamed.splitlines() if line] == [
         line for line in full.toPlainText().splitlines() if line
     ]
-    clicked: list[int] = []
-    view.citation_clicked.connect(clicked.append)
+    clicked: list[tuple[int, int]] = []
+    view.citation_clicked.connect(lambda n, sentence: clicked.append((n, sentence)))
     view.anchorClicked.emit(QUrl("cite:2"))
-    assert clicked == [2]
+    view.anchorClicked.emit(QUrl("match:3-1"))
+    view.anchorClicked.emit(QUrl("https://example.org"))
+    assert clicked == [(2, -1), (3, 1)]

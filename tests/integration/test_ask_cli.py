@@ -16,6 +16,7 @@ import pytest
 
 from app.cli import build_parser
 from app.cli_ask import run_ask
+from app.core import paths
 from app.core.config import Settings
 from app.core.embed.embedder import Embedder
 from app.core.generate.engine import Engine
@@ -68,8 +69,11 @@ def test_json_answer_has_valid_citations_and_full_metrics(ask_folio: Folio) -> N
     assert code == (0 if data["finish_reason"] == "stop" else 1)
     assert data["grounded"] is True and data["error"] is None
     hits = {hit.chunk_id: hit for hit in ask_folio.search(QUESTION, ask_folio.settings.passages_k).hits}
+    assert data["citations"], data["sentences"]
+    assert "95" in data["answer"]
     for citation in data["citations"]:
         hit = hits[citation["chunk_id"]]
+        assert "Black tea" in hit.text
         assert citation["document"] == hit.document and hit.page <= citation["page"] <= hit.page_end
         assert citation["text"] == hit.text
     metrics = data["metrics"]
@@ -152,7 +156,7 @@ def test_folio_ask_json_process_prints_one_json_document(cli_library: Path) -> N
     stdout, stderr = proc.communicate(timeout=300)
     data = json.loads(stdout)  # stdout holds the JSON document and nothing else
     assert proc.returncode == (0 if data["finish_reason"] == "stop" else 1), stderr
-    assert data["model"] == "SmolLM2-135M-Instruct.Q4_1.gguf"
+    assert data["model"] == paths.DEFAULT_CHAT_MODEL_FILE
     assert data["chat_id"] is not None and data["message_id"] is not None
 
 

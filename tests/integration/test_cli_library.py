@@ -48,8 +48,9 @@ def test_ingest_search_documents_remove_verify(tmp_path: Path) -> None:
         "pages": 0,
         "chunks": 0,
         "error": "password protected",
+        "ocr_pages": 0,
     }
-    assert set(files["readme.md"]) == {"path", "document", "status", "pages", "chunks", "error"}
+    assert set(files["readme.md"]) == {"path", "document", "status", "pages", "chunks", "error", "ocr_pages"}
 
     search = folio_cli("search", "How hot for black tea?", "-k", "2", "--json", env_library=library)
     assert search.returncode == 0, search.stderr

@@ -1,21 +1,31 @@
-"""The installer: build the bundle and the .deb, extract it with `dpkg-deb -x`, self-test it offline.
+"""The installer: build the bundle and the .deb, extract it with `dpkg-deb -x`, self-test it offline,
+check its computed Depends, and install it with apt into a clean Debian root where its window opens.
 
 The package tests run only with FOLIO_TEST_PACKAGE=1 (they build a 1.4 GB bundle: minutes).
 FOLIO_PACKAGE_PREBUILT=1 reuses an existing dist/folio_<version>_<arch>.deb (CI builds it in an
-earlier step). The source self-test runs in the normal suite.
+earlier step). FOLIO_INSTALLED_SCREENSHOT=PATH saves a PNG of the installed app's window.
+The source self-test runs in the normal suite.
 """
 
 from __future__ import annotations
 
 import os
+import re
 import shutil
+import signal
 import subprocess
 import sys
+import time
 import tomllib
 from collections.abc import Iterator
 from pathlib import Path
 
 import pytest
+
+from app.core import paths
+from app.platform_check import Resolver, read_elf
+from tests.integration import debroot
+from tests.integration.xserver import wait_for_window, xvfb
 
 REPO = Path(__file__).resolve().parents[2]
 BUILD_SCRIPT = REPO / "packaging" / "build_deb.sh"
@@ -111,7 +121,9 @@ def test_deb_metadata(deb_file: Path) -> None:
     assert "Package: folio\n" in fields
     assert f"Version: {VERSION}\n" in fields
     assert f"Architecture: {_arch()}\n" in fields
-    assert "libc6" in fields and "libegl1" in fields
+    depends = depends_packages(fields.split("Depends:")[1].splitlines()[0])
+    # Computed by dpkg-shlibdeps: the C library and the xcb plugin's libraries are among them.
+    assert {"libc6", "libxcb1", "libxcb-icccm4", "libxcb-keysyms1"} <= depends, depends
     installed_kib = int(fields.split("Installed-Size:")[1].split()[0])
     assert installed_kib > 100_000  # the bundle with both models, not an empty shell
 
@@ -133,7 +145,7 @@ def test_deb_layout(installed_root: Path) -> None:
             installed_root / "usr" / "share" / "icons" / "hicolor" / f"{size}x{size}" / "apps" / "folio.png"
         )
         assert icon.read_bytes().startswith(b"\x89PNG")
-    assert (internal / "models" / "SmolLM2-135M-Instruct.Q4_1.gguf").stat().st_size > 50_000_000
+    assert (internal / "models" / paths.DEFAULT_CHAT_MODEL_FILE).stat().st_size > 400_000_000
     assert (internal / "models" / "all-MiniLM-L6-v2" / "model.safetensors").is_file()
     assert (internal / "resources" / "sample.pdf").is_file()
     assert (internal / "llama_cpp" / "lib" / "libllama.so").exists()
@@ -181,6 +193,132 @@ def test_installed_binary_self_test_offline(installed_root: Path, tmp_path: Path
     assert sorted(home.rglob("*")) == []  # the self-test library is temporary: the home stays empty
     # The temporary library is removed (torch may leave its own empty cache folder in TMPDIR).
     assert sorted((tmp_path / "tmp").glob("folio-self-test-*")) == []
+
+
+def depends_packages(depends: str) -> set[str]:
+    """Package names of a Depends value, alternatives included, versions dropped."""
+    return {re.split(r"[\s(:]", alt.strip())[0] for item in depends.split(",") for alt in item.split("|")}
+
+
+def installed_package_of(path: Path) -> set[str]:
+    """The installed packages that ship `path` (tried as given, resolved, and across the /usr merge)."""
+    resolved = path.resolve()
+    candidates = {str(path), str(resolved)}
+    candidates |= {c.removeprefix("/usr") if c.startswith("/usr/") else "/usr" + c for c in list(candidates)}
+    for candidate in sorted(candidates):
+        result = subprocess.run(["dpkg-query", "-S", candidate], capture_output=True, text=True)
+        if result.returncode == 0:
+            return {line.split(":")[0] for line in result.stdout.splitlines() if ": " in line}
+    return set()
+
+
+@package
+@pytest.mark.package
+@pytest.mark.timeout(BUILD_TIMEOUT_S)
+def test_qt_plugins_needs_are_bundled_or_in_depends(deb_file: Path, installed_root: Path) -> None:
+    """Every NEEDED soname of the bundle's Qt plugins is in the bundle or shipped by a package in Depends."""
+    depends_line = subprocess.run(
+        ["dpkg-deb", "-f", str(deb_file), "Depends"], capture_output=True, text=True, check=True
+    ).stdout
+    depends = depends_packages(depends_line)
+    internal = installed_root / "opt" / "folio" / "_internal"
+    bundled = {p.name for p in internal.rglob("*.so*")}
+    plugins = sorted((internal / "PySide6" / "Qt" / "plugins").rglob("*.so"))
+    assert any(p.name == "libqxcb.so" for p in plugins)
+    resolver = Resolver()
+    problems = []
+    for plugin in plugins:
+        info = read_elf(plugin)
+        assert info is not None, plugin
+        for soname in info.needed:
+            if soname in bundled:
+                continue
+            found = resolver.find(soname, plugin, info)
+            owners = installed_package_of(found) if found else set()
+            if not owners & depends:
+                where = f"{found} from {sorted(owners) or 'no package'}" if found else "not installed here"
+                problems.append(f"{plugin.relative_to(internal)} needs {soname} ({where}), not in Depends")
+    assert problems == [], "\n".join(problems)
+
+
+@pytest.fixture(scope="module")
+def clean_root(deb_file: Path, tmp_path_factory: pytest.TempPathFactory) -> Iterator[Path]:
+    """A minimal Debian root (cached, copied) with the .deb installed by apt, Depends resolved."""
+    reason = debroot.unavailable()
+    if reason:
+        print(f"SKIP clean Debian root install tests: {reason}")
+        pytest.skip(f"clean Debian root install tests: {reason}")
+    started = time.monotonic()
+    cached, built_s = debroot.cached_root()
+    root = debroot.fresh_copy(cached, tmp_path_factory.mktemp("clean-root") / "root")
+    how = f"built in {built_s:.0f} s" if built_s else "cached"
+    print(f"\ndebian root {cached.name}: {how}, ready after {time.monotonic() - started:.1f} s")
+    try:
+        installing = time.monotonic()
+        code, output = debroot.run_to_end(
+            root,
+            ["apt-get", "install", "-y", f"/mnt/dist/{deb_file.name}"],
+            binds={deb_file.parent: "/mnt/dist"},
+            env={"DEBIAN_FRONTEND": "noninteractive"},
+            timeout_s=1200,
+        )
+        assert code == 0, output[-4000:]
+        print(f"apt-get install ./{deb_file.name}: {time.monotonic() - installing:.1f} s")
+        yield root
+    finally:
+        shutil.rmtree(root, ignore_errors=True)  # 1.5 GB installed: do not keep it
+
+
+@package
+@pytest.mark.package
+@pytest.mark.timeout(BUILD_TIMEOUT_S)
+def test_apt_installs_the_deb_in_a_clean_debian_root(clean_root: Path) -> None:
+    status = (clean_root / "var" / "lib" / "dpkg" / "status").read_text(encoding="utf-8")
+    assert "Package: folio\nStatus: install ok installed\n" in status
+    assert "Package: libxcb-icccm4\nStatus: install ok installed\n" in status  # pulled in by Depends
+    assert os.access(clean_root / "opt" / "folio" / "folio", os.X_OK)
+
+
+@package
+@pytest.mark.package
+@pytest.mark.timeout(BUILD_TIMEOUT_S)
+def test_installed_self_test_in_a_clean_debian_root(clean_root: Path) -> None:
+    started = time.monotonic()
+    code, output = debroot.run_to_end(clean_root, ["folio", "--self-test"], timeout_s=900)
+    print(f"self-test in the clean root: {time.monotonic() - started:.1f} s")
+    assert code == 0 and output.strip().splitlines()[-1].startswith(PASS_PREFIX), output[-4000:]
+
+
+@package
+@pytest.mark.package
+@pytest.mark.timeout(BUILD_TIMEOUT_S)
+def test_installed_window_opens_on_xcb_in_a_clean_debian_root(clean_root: Path) -> None:
+    """`folio` from the clean root shows its window on a real X server (Xvfb, xcb platform)."""
+    home = clean_root / "tmp" / "home"
+    home.mkdir(exist_ok=True)
+    with xvfb("1280x800x24") as display:
+        started = time.monotonic()
+        app = debroot.run_in_root(
+            clean_root,
+            ["folio"],
+            binds={Path("/tmp/.X11-unix"): "/tmp/.X11-unix"},
+            env={"DISPLAY": display, "QT_QPA_PLATFORM": "xcb", "HOME": "/tmp/home"},
+            stdout=subprocess.PIPE,
+            stderr=subprocess.STDOUT,
+            start_new_session=True,
+        )
+        try:
+            shown = wait_for_window(display, "Folio", app, timeout_s=120)
+            print(f"window shown after {time.monotonic() - started:.1f} s")
+            screenshot = os.environ.get("FOLIO_INSTALLED_SCREENSHOT")
+            if shown and screenshot:
+                time.sleep(3)  # let the first frame and the "Loading model…" state paint
+                subprocess.run(["import", "-display", display, "-window", "root", screenshot], check=True)
+        finally:
+            if app.poll() is None:
+                os.killpg(app.pid, signal.SIGTERM)
+            output, _ = app.communicate(timeout=60)
+    assert shown, f"no window titled Folio on {display} (xcb):\n{output[-4000:]}"
 
 
 def test_self_test_from_source(tmp_path: Path) -> None:

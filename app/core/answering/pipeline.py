@@ -10,8 +10,11 @@ from typing import Any
 
 from sqlalchemy.orm import Session, sessionmaker
 
+from app.core.answering.checking import Verifier, lexical_verifier, verified_citations
+from app.core.answering.gate import gate_score
 from app.core.answering.model_slot import ModelSlot
 from app.core.answering.run import AnswerRun
+from app.core.answering.support import Attribution
 from app.core.answering.types import (
     Answer,
     AnswerEvent,
@@ -21,14 +24,15 @@ from app.core.answering.types import (
     Retrieved,
 )
 from app.core.cancel import CancelToken
-from app.core.config import Settings, SettingsOwner
+from app.core.config import CITE_MODES, Settings, SettingsOwner
 from app.core.errors import FolioError, UsageError
+from app.core.generate.cite_grammar import citation_grammar
 from app.core.generate.engine import Engine, TokenStep
 from app.core.generate.model import ModelInfo, Sampling
-from app.core.passage import SearchResult
+from app.core.passage import Hit, SearchResult
 from app.core.prompt.budget import Budget, DroppedPassage, HistoryTurn, assemble
 from app.core.prompt.citations import parse_citations
-from app.core.prompt.system import not_covered_answer, passages_did_not_fit
+from app.core.prompt.system import not_covered_answer, passages_did_not_fit, unsupported_notice
 from app.core.store.conversations import ChatSummary, ConversationStore, StoredMessage
 
 log = logging.getLogger("folio.answer")
@@ -44,7 +48,9 @@ class Answerer:
         sessions: sessionmaker[Session],
         search: Callable[[str, int], SearchResult],
         engine: Engine | None = None,
+        verifier: Verifier = lexical_verifier,
     ) -> None:
+        self._verifier = verifier
         self._owner = settings if isinstance(settings, SettingsOwner) else SettingsOwner(settings)
         self._sessions = sessions
         self.conversations = ConversationStore(sessions)
@@ -119,6 +125,8 @@ class Answerer:
         k = options.passages_k or self._settings.passages_k
         if not 1 <= k <= 50:
             raise UsageError("passages per answer must be between 1 and 50")
+        if options.cite_mode is not None and options.cite_mode not in CITE_MODES:
+            raise UsageError(f"citation mode must be one of {', '.join(CITE_MODES)}")
         if chat_id is not None and not self.conversations.exists(chat_id):
             raise UsageError(f"no chat with id {chat_id}")
         return self._stream(question, options, sampling, k, chat_id, cancel or CancelToken())
@@ -159,8 +167,7 @@ class Answerer:
         started: float,
     ) -> Iterator[AnswerEvent]:
         try:
-            result = self._search(run.question, k)
-            run.hits, run.retrieval_ms = list(result.hits), result.retrieval_ms
+            self._retrieve(run, k, chat_id)
         except Exception as exc:
             run.mark("retrieve", started)
             yield Retrieved([], 0.0)
@@ -168,8 +175,7 @@ class Answerer:
             return
         started = run.mark("retrieve", started)
         yield Retrieved(run.hits, run.retrieval_ms)
-        best = max((hit.similarity for hit in run.hits), default=None)
-        if best is None or best < self._settings.grounding_threshold:
+        if not run.hits or run.gate is None or run.gate.score < self._settings.grounding_threshold:
             run.grounded = False
             run.answer.append(not_covered_answer(run.question))
             yield Delta(run.answer[0], "answer", 0)
@@ -211,12 +217,13 @@ class Answerer:
             originals = {hit.chunk_id: hit for hit in run.hits}  # citations quote the stored text
             run.passages = [originals[hit.chunk_id] for hit in plan.passages]
             tokens, start_thinking = plan.tokens, engine.opens_thinking(plan.prompt)
-            if options.continue_from:
+            continue_from = options.continue_from.rstrip("\ufffd")  # never feed a broken character
+            if continue_from:
                 # Resume inside the assistant turn, after the text already produced.
-                tokens = engine.tokenize_prompt(plan.prompt + escape(options.continue_from))
+                tokens = engine.tokenize_prompt(plan.prompt + escape(continue_from))
                 if len(tokens) + run.sampling.max_tokens > info.n_ctx:
                     raise UsageError("there is no room left in the context to continue this answer")
-                run.answer.append(options.continue_from)
+                run.answer.append(continue_from)
                 start_thinking = False
             started = run.mark("assemble", started)
         except Exception as exc:
@@ -228,17 +235,39 @@ class Answerer:
             yield Delta(run.answer[-1], "answer", 0)
             yield Finished(self._finish(run, "stop", chat_id))
             return
-        yield from self._decode(run, engine, tokens, start_thinking, cancel)
-        yield Finished(self._finish(run, run.end.finish_reason if run.end else "error", chat_id))
+        grammar = None
+        if (options.cite_mode or self._settings.cite_mode) == "constrained" and not options.thinking:
+            grammar = citation_grammar(len(run.passages))  # thinking text stays free
+        yield from self._decode(run, engine, tokens, start_thinking, cancel, grammar, bool(continue_from))
+        final = self._finish(run, run.end.finish_reason if run.end else "error", chat_id)
+        streamed = "".join(run.answer).rstrip()
+        if len(final.answer) > len(streamed) and final.answer.startswith(streamed):
+            yield Delta(final.answer[len(streamed) :], "answer", 0)  # Folio's note on an unsupported answer
+        yield Finished(final)
 
     def _decode(
-        self, run: AnswerRun, engine: Engine, tokens: list[int], start_thinking: bool, cancel: CancelToken
+        self,
+        run: AnswerRun,
+        engine: Engine,
+        tokens: list[int],
+        start_thinking: bool,
+        cancel: CancelToken,
+        grammar: str | None,
+        continuing: bool = False,
     ) -> Iterator[AnswerEvent]:
         stream_started = time.perf_counter()
         held = count = thinking = 0
         first_at: float | None = None
         channel = "answer"
-        for event in engine.stream(tokens, run.sampling, cancel, start_thinking=start_thinking):
+        stream = engine.stream(
+            tokens,
+            run.sampling,
+            cancel,
+            start_thinking=start_thinking,
+            grammar=grammar,
+            continuing=continuing,
+        )
+        for event in stream:
             if isinstance(event, TokenStep):
                 held += 1
                 count += 1
@@ -269,8 +298,15 @@ class Answerer:
     ) -> Answer:
         parse_started = time.perf_counter()
         text = "".join(run.answer).rstrip()
-        citations, invalid = parse_citations(text, run.passages) if run.passages else ([], [])
-        run.mark("parse", parse_started)
+        marked, invalid = parse_citations(text, run.passages) if run.passages else ([], [])
+        verify_started = run.mark("parse", parse_started)
+        checked = self._check(text, run.passages)
+        citations = verified_citations(checked, run.passages) if checked is not None else marked
+        if reason == "stop" and checked is not None and checked.support_rate == 0.0:
+            # Nothing the model wrote is in the passages: say so in the answer itself, after it
+            # (the sentences' offsets stay valid), so no reader takes it for the documents' answer.
+            text = f"{text}\n\n{unsupported_notice(run.question)}"
+        run.mark("verify", verify_started)
         end = run.end
         error = error or (end.error if end else None)
         budget = run.budget
@@ -305,6 +341,10 @@ class Answerer:
             chat_id=chat_id,
             error=error,
             model_path=run.model_path,
+            sentences=checked.sentences if checked is not None else (),
+            support_rate=checked.support_rate if checked is not None else None,
+            evidence=round(run.gate.score, 4) if run.gate is not None else None,
+            wrong_citations=[n for n in checked.wrong_citations if n not in invalid] if checked else [],
         )
         try:
             chat, message = self.conversations.save(answer.record(), chat_id)
@@ -312,6 +352,35 @@ class Answerer:
             log.error("could not save the answer: %s", exc)
             return answer
         return replace(answer, chat_id=chat, message_id=message)
+
+    def _check(self, text: str, passages: list[Hit]) -> Attribution | None:
+        """Every sentence checked against the passages; None (and logged) if checking failed."""
+        if not text:
+            return None
+        try:
+            return self._verifier(text, passages)
+        except Exception:  # a bug in checking must not lose the answer
+            log.exception("checking the answer's sentences failed")
+            return None
+
+    def _retrieve(self, run: AnswerRun, k: int, chat_id: int | None) -> None:
+        """Search for the question and score how well the hits cover it. A follow-up in a chat
+        ("and why did they rise?") names little of its subject: when the question alone fails the
+        gate, search again with the chat's previous question before it, and keep what covers more."""
+        result = self._search(run.question, k)
+        run.hits, run.retrieval_ms = list(result.hits), result.retrieval_ms
+        run.gate = gate_score(run.question, run.hits)
+        if chat_id is None or (run.hits and run.gate.score >= self._settings.grounding_threshold):
+            return
+        turns = self.conversations.turns(chat_id)
+        if not turns:
+            return
+        query = f"{turns[-1][0]}\n{run.question}"
+        again = self._search(query, k)
+        gate = gate_score(query, again.hits)
+        run.retrieval_ms += again.retrieval_ms
+        if again.hits and gate.score > run.gate.score:
+            run.hits, run.gate = list(again.hits), gate
 
     def _history(self, chat_id: int) -> list[HistoryTurn]:
         return [HistoryTurn(question, answer) for question, answer in self.conversations.turns(chat_id)]

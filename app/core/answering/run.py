@@ -6,6 +6,7 @@ import time
 from dataclasses import replace
 from pathlib import Path
 
+from app.core.answering.gate import GateScore
 from app.core.answering.types import AnswerMetrics, Metrics
 from app.core.generate.engine import GenerationEnd
 from app.core.generate.model import Sampling
@@ -31,6 +32,7 @@ class AnswerRun:
         self.thinking: list[str] = []
         self.end: GenerationEnd | None = None
         self.grounded = True
+        self.gate: GateScore | None = None  # the best passage's evidence for the question
 
     def mark(self, span: str, started: float) -> float:
         now = time.perf_counter()

@@ -5,6 +5,7 @@ from __future__ import annotations
 from dataclasses import dataclass, field
 from typing import Any
 
+from app.core.answering.support import Attribution, SentenceCheck
 from app.core.generate.model import Sampling
 from app.core.passage import Citation, Hit
 from app.core.prompt.budget import Budget
@@ -23,6 +24,7 @@ class AskOptions:
     min_p: float | None = None
     seed: int | None = None
     passages_k: int | None = None
+    cite_mode: str | None = None  # "free" | "constrained" (Settings.cite_mode)
     # The text of a cut-off answer to the same question: generation resumes right after it, and
     # the final answer is that text plus the continuation.
     continue_from: str = ""
@@ -89,6 +91,11 @@ class Answer:
     message_id: int | None = None
     error: str | None = None
     model_path: str = ""
+    # every sentence checked against the passages (ARCHITECTURE.md §2 "verify")
+    sentences: tuple[SentenceCheck, ...] = ()
+    support_rate: float | None = None  # supported factual sentences / factual sentences
+    wrong_citations: list[int] = field(default_factory=list)  # markers whose passage does not support
+    evidence: float | None = None  # the grounding gate's score of the best passage, in [0, 1]
 
     @property
     def complete(self) -> bool:
@@ -111,6 +118,10 @@ class Answer:
             "chat_id": self.chat_id,
             "message_id": self.message_id,
             "error": self.error,
+            "sentences": [sentence.to_json() for sentence in self.sentences],
+            "support_rate": None if self.support_rate is None else round(self.support_rate, 3),
+            "wrong_citations": list(self.wrong_citations),
+            "evidence": self.evidence,
         }
 
     def trace(self) -> dict[str, Any]:
@@ -138,6 +149,7 @@ class Answer:
     def from_stored(cls, question: str, message: StoredMessage) -> Answer:
         """A saved answer, as typed as it was when it finished (older traces may lack fields)."""
         trace = dict(message.trace or {})
+        checked = Attribution.from_json(trace)
         return cls(
             question=question,
             answer=message.content,
@@ -155,6 +167,10 @@ class Answer:
             message_id=message.id,
             error=trace.get("error"),
             model_path=str(trace.get("model_path", "")),
+            sentences=checked.sentences,
+            support_rate=checked.support_rate,
+            wrong_citations=list(checked.wrong_citations),
+            evidence=trace.get("evidence"),
         )
 
 

@@ -11,6 +11,7 @@ from typing import Any
 import numpy as np
 import numpy.typing as npt
 
+from app.core.embed.identity import model_identity
 from app.core.errors import ModelError
 
 Vectors = npt.NDArray[np.float32]
@@ -28,7 +29,11 @@ class Embedder:
         self.name = model_dir.name
         self.batch_size = batch_size
         self._model: Any = None
+        self._identity: str | None = None
         self._lock = threading.Lock()
+        # The fast tokenizer is not thread-safe ("Already borrowed"): the ingest and answer
+        # workers take turns for each tokenize or encode call.
+        self._use_lock = threading.Lock()
 
     def _load(self) -> Any:
         with self._lock:
@@ -59,6 +64,16 @@ class Embedder:
             return self._model
 
     @property
+    def identity(self) -> str:
+        """Hash of the model's weights and config (the same model in any folder gives the same)."""
+        if self._identity is None:
+            try:
+                self._identity = model_identity(self.model_dir)
+            except (OSError, ValueError) as exc:
+                raise ModelError(f"cannot read embedding model {self.model_dir}: {exc}") from exc
+        return self._identity
+
+    @property
     def loaded(self) -> bool:
         return self._model is not None
 
@@ -81,15 +96,17 @@ class Embedder:
         if not texts:
             return []
         tokenizer = self._load().tokenizer
-        encoded = tokenizer(list(texts), add_special_tokens=False, truncation=False)["input_ids"]
+        with self._use_lock:
+            encoded = tokenizer(list(texts), add_special_tokens=False, truncation=False)["input_ids"]
         return [len(ids) for ids in encoded]
 
     def split_by_tokens(self, text: str, max_tokens: int) -> list[tuple[int, int]]:
         """Cut `text` into [start, end) character spans of at most `max_tokens` word pieces."""
         tokenizer = self._load().tokenizer
-        offsets = tokenizer(text, add_special_tokens=False, truncation=False, return_offsets_mapping=True)[
-            "offset_mapping"
-        ]
+        with self._use_lock:
+            offsets = tokenizer(
+                text, add_special_tokens=False, truncation=False, return_offsets_mapping=True
+            )["offset_mapping"]
         if not offsets:
             return [(0, len(text))] if text.strip() else []
         spans: list[tuple[int, int]] = []
@@ -105,11 +122,13 @@ class Embedder:
         dim = self.dimension
         if not texts:
             return np.zeros((0, dim), dtype=np.float32)
-        vectors = self._load().encode(
-            list(texts),
-            batch_size=self.batch_size,
-            convert_to_numpy=True,
-            normalize_embeddings=True,
-            show_progress_bar=False,
-        )
+        model = self._load()
+        with self._use_lock:
+            vectors = model.encode(
+                list(texts),
+                batch_size=self.batch_size,
+                convert_to_numpy=True,
+                normalize_embeddings=True,
+                show_progress_bar=False,
+            )
         return np.ascontiguousarray(vectors, dtype=np.float32)

@@ -280,6 +280,12 @@ class Engine:
 
     # generation --------------------------------------------------------------------------------
 
+    def _grammar(self, text: str) -> Any:
+        """A compiled grammar, fresh for each generation (it holds the parse state)."""
+        from llama_cpp.llama_grammar import LlamaGrammar
+
+        return LlamaGrammar.from_string(text, verbose=False)
+
     def _piece(self, token: int) -> bytes:
         buffer = self._piece_buffer
         n = self._token_to_piece(self._vocab, token, buffer, len(buffer), 0, False)
@@ -295,16 +301,21 @@ class Engine:
         cancel: CancelToken | None = None,
         stops: Sequence[str] = (),
         start_thinking: bool = False,
+        grammar: str | None = None,
+        continuing: bool = False,
     ) -> Iterator[TokenStep | GenerationEnd]:
         """Prefill (reusing the cached prefix, in batches, cancellable), then decode token by token.
 
         Yields a TokenStep per sampled token and one GenerationEnd last; never raises for a
-        failed generation (finish_reason "error"). The caller holds `lock`.
+        failed generation (finish_reason "error"). The caller holds `lock`. `grammar` (GBNF)
+        constrains every sampled token, e.g. to citation markers of the prompt's passages.
+        `continuing`: the prompt ends inside an answer's text (Continue), whose spacing the new
+        text keeps.
         """
         llm = self._require_llm()
         started = time.perf_counter()
         prompt = list(tokens)
-        splitter = ChannelSplitter([*self._stops, *stops], start_thinking)
+        splitter = ChannelSplitter([*self._stops, *stops], start_thinking, continuing)
         utf8 = Utf8Stream()
         cached = 0
         first_at: float | None = None
@@ -346,6 +357,7 @@ class Engine:
                 return
             llm.set_seed(sampling.seed)
             n_ctx = llm.n_ctx()
+            compiled = self._grammar(grammar) if grammar else None
             generator = llm.generate(
                 prompt,
                 top_k=sampling.top_k,
@@ -354,6 +366,7 @@ class Engine:
                 temp=sampling.temperature,
                 repeat_penalty=sampling.repeat_penalty,
                 reset=True,
+                grammar=compiled,
             )
             is_eog, vocab, stop_ids = self._is_eog, self._vocab, self._stop_ids
             try:

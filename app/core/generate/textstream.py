@@ -13,7 +13,9 @@ Piece = tuple[str, str]  # (channel, text)
 
 
 class Utf8Stream:
-    """Bytes in, complete characters out: a split multi-byte character waits for its last byte."""
+    """Bytes in, complete characters out: a split multi-byte character waits for its last byte;
+    one the generation cut in the middle is dropped at the end (never a U+FFFD that a Continue
+    would feed back to the model)."""
 
     def __init__(self) -> None:
         self._decoder = codecs.getincrementaldecoder("utf-8")(errors="replace")
@@ -22,7 +24,9 @@ class Utf8Stream:
         return self._decoder.decode(data)
 
     def flush(self) -> str:
-        return self._decoder.decode(b"", final=True)
+        # The decoder holds back only a valid, incomplete prefix of a character: drop it.
+        self._decoder.reset()
+        return ""
 
 
 class ChannelSplitter:
@@ -32,13 +36,17 @@ class ChannelSplitter:
     piece stays bounded by the longest marker, whatever the length of the answer.
     """
 
-    def __init__(self, stops: Sequence[str] = (), start_thinking: bool = False) -> None:
+    def __init__(
+        self, stops: Sequence[str] = (), start_thinking: bool = False, continuing: bool = False
+    ) -> None:
+        """`continuing`: the text goes on after an answer already shown (Continue), so its
+        leading space is part of it ("stores" + " keys"), and no <think> can open any more."""
         self.stops = [stop for stop in stops if stop]
         self.channel = THINKING if start_thinking else ANSWER
         self.stopped = False
         self._pending = ""
-        self._at_start = True  # nothing but whitespace emitted in this channel yet
-        self._answer_started = False
+        self._at_start = not continuing  # nothing but whitespace emitted in this channel yet
+        self._answer_started = continuing
         self._max_marker = max([len(THINK_OPEN), len(THINK_CLOSE), *(len(s) for s in self.stops)])
 
     def _markers(self) -> list[str]:

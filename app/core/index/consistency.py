@@ -7,9 +7,7 @@ from pathlib import Path
 
 from app.core.index.sync import index_disagreement, rebuild_index
 from app.core.index.vector_index import VectorIndex
-from app.core.store.library import LibraryStore
-
-KEYWORD_TABLES = ("chunks_terms", "chunks_trigram")
+from app.core.store.library import KEYWORD_TABLES, LibraryStore
 
 
 @dataclass

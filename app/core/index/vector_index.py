@@ -22,7 +22,9 @@ class VectorIndex:
 
         self.dimension = dimension
         self._index: Any = index if index is not None else faiss.IndexIDMap2(faiss.IndexFlatIP(dimension))
-        self._lock = threading.RLock()
+        self.lock = threading.RLock()
+        # The store's index generation this copy reflects; -1: unknown (compare with the store).
+        self.generation = -1
 
     @classmethod
     def load(cls, path: Path, dimension: int) -> VectorIndex:
@@ -44,13 +46,13 @@ class VectorIndex:
     def ids(self) -> npt.NDArray[np.int64]:
         import faiss
 
-        with self._lock:
+        with self.lock:
             return np.asarray(faiss.vector_to_array(self._index.id_map), dtype=np.int64)
 
     def add(self, ids: npt.NDArray[np.int64], vectors: npt.NDArray[np.float32]) -> None:
         if len(ids) == 0:
             return
-        with self._lock:
+        with self.lock:
             self._index.add_with_ids(
                 np.ascontiguousarray(vectors, dtype=np.float32), np.ascontiguousarray(ids, dtype=np.int64)
             )
@@ -58,12 +60,12 @@ class VectorIndex:
     def remove(self, ids: npt.NDArray[np.int64]) -> int:
         if len(ids) == 0:
             return 0
-        with self._lock:
+        with self.lock:
             return int(self._index.remove_ids(np.ascontiguousarray(ids, dtype=np.int64)))
 
     def search(self, query: npt.NDArray[np.float32], k: int) -> list[tuple[int, float]]:
         """(chunk id, cosine similarity) pairs, best first."""
-        with self._lock:
+        with self.lock:
             if self.count == 0 or k <= 0:
                 return []
             scores, ids = self._index.search(np.ascontiguousarray(query.reshape(1, -1), dtype=np.float32), k)
@@ -77,7 +79,7 @@ class VectorIndex:
         fd, tmp = tempfile.mkstemp(prefix=".vectors-", suffix=".tmp", dir=path.parent)
         os.close(fd)
         try:
-            with self._lock:
+            with self.lock:
                 faiss.write_index(self._index, tmp)
             with open(tmp, "rb") as handle:
                 os.fsync(handle.fileno())

@@ -132,8 +132,13 @@ class Chunker:
         self._pending, self._pending_tokens, self._fresh = [], 0, 0
 
 
-def chunk_pages(chunker: Chunker, pages: Iterable[tuple[int, str]]) -> Iterator[ChunkDraft]:
-    """Chunk a stream of (1-based page number, normalised text) pairs."""
+def chunk_pages(
+    chunker: Chunker, pages: Iterable[tuple[int, str]], separate: bool = False
+) -> Iterator[ChunkDraft]:
+    """Chunk a stream of (1-based page number, normalised text) pairs. With `separate`, no chunk
+    spans two pages (sections of a document without pages are cited one at a time)."""
     for page, text in pages:
         yield from chunker.add_page(page, text)
+        if separate:
+            yield from chunker.finish()
     yield from chunker.finish()

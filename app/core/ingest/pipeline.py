@@ -2,30 +2,36 @@
 
 from __future__ import annotations
 
+import dataclasses
 import hashlib
 import time
 from collections.abc import Callable, Iterator, Sequence
 from dataclasses import dataclass, field
 from pathlib import Path
 
-import numpy as np
-import numpy.typing as npt
-
 from app.core.cancel import CancelToken
 from app.core.config import SettingsOwner
 from app.core.embed.embedder import Embedder
 from app.core.errors import Cancelled
+from app.core.index.sync import apply_change
 from app.core.index.vector_index import VectorIndex
 from app.core.ingest.chunker import Chunker, chunk_pages
 from app.core.ingest.normalize import normalize_text
-from app.core.ingest.readers import file_kind
+from app.core.ingest.page import OcrStarted, PageContent, PagePlan
+from app.core.ingest.readers import SECTION_KINDS, ReadOptions, file_kind, unsupported_reason
+from app.core.ingest.sections import paragraph_at, section_locator
 from app.core.ingest.worker import ExtractionFailed, PageExtractor
 from app.core.passage import ChunkDraft
-from app.core.store.library import LibraryStore, NewChunk
+from app.core.store.layers import PageLayerInfo
+from app.core.store.library import DocumentInfo, LibraryStore, NewChunk
 
 EMBED_BATCH = 64
 # Fewer non-space characters than this per page: no text layer (a scan with page numbers at most).
 MIN_TEXT_CHARS_PER_PAGE = 3
+# How many text pages one OCR'd page weighs in progress and time left. Measured on 2 busy cores:
+# a dense text page takes ~1.9 s to read, chunk and embed (GeoTopo, 117 pages), a page read by
+# OCR ~35 s (benchmarks/bench_ocr.py, 150 dpi) plus its embedding.
+OCR_PAGE_WEIGHT = 20.0
 
 
 @dataclass(frozen=True)
@@ -37,7 +43,22 @@ class IngestProgress:
     path: str
     pages_done: int
     pages_total: int
-    stage: str  # parsing | done | failed | unchanged
+    stage: str  # parsing | ocr (page pages_done + 1 is being recognised) | done | failed | unchanged
+    ocr_pages_done: int = 0
+    ocr_pages_planned: int = 0  # pages of this file expected to need OCR (no text layer)
+
+    @property
+    def file_fraction(self) -> float:
+        """How far into this file, weighing a page to OCR as OCR_PAGE_WEIGHT text pages."""
+        if self.stage in ("done", "failed", "unchanged"):
+            return 1.0
+        if self.pages_total <= 0:
+            return 0.0
+        planned = min(self.ocr_pages_planned, self.pages_total)
+        done_ocr = min(self.ocr_pages_done, planned)
+        total = self.pages_total - planned + planned * OCR_PAGE_WEIGHT
+        done = (self.pages_done - done_ocr) + done_ocr * OCR_PAGE_WEIGHT
+        return max(0.0, min(1.0, done / total))
 
 
 @dataclass(frozen=True)
@@ -50,6 +71,7 @@ class FileResult:
     pages: int = 0
     chunks: int = 0
     error: str | None = None
+    ocr_pages: int = 0  # pages read by OCR
 
     def to_json(self) -> dict[str, object]:
         return {
@@ -59,6 +81,7 @@ class FileResult:
             "pages": self.pages,
             "chunks": self.chunks,
             "error": self.error,
+            "ocr_pages": self.ocr_pages,
         }
 
 
@@ -111,6 +134,12 @@ def sha256_of(path: Path) -> str:
     return digest.hexdigest()
 
 
+def _unchanged(path: Path, document: DocumentInfo) -> FileResult:
+    return FileResult(
+        str(path), document.name, "unchanged", document.pages, document.chunks, None, document.ocr_pages
+    )
+
+
 class NoTextLayer(Exception):
     """The file has pages but (almost) no extractable text."""
 
@@ -141,7 +170,10 @@ class Ingester:
         paths: Sequence[Path],
         progress: ProgressCallback | None = None,
         cancel: CancelToken | None = None,
+        reread: bool = False,
     ) -> IngestReport:
+        """Ingest files and folders; `reread` reads files again even when their bytes are stored
+        (a re-index: the old version stays searchable until the new one is committed)."""
         started = time.perf_counter()
         cancel = cancel or CancelToken()
         files = collect_files(paths)
@@ -151,19 +183,36 @@ class Ingester:
                 report.cancelled = True
                 break
             try:
-                result = self._ingest_one(path, number, len(files), progress, cancel)
+                result = self._ingest_one(path, number, len(files), progress, cancel, reread)
             except Cancelled:
                 report.cancelled = True
                 break
             report.files.append(result)
             if progress:
                 stage = result.status if result.status in ("failed", "unchanged") else "done"
-                progress(IngestProgress(number, len(files), str(path), result.pages, result.pages, stage))
+                progress(
+                    IngestProgress(
+                        number,
+                        len(files),
+                        str(path),
+                        result.pages,
+                        result.pages,
+                        stage,
+                        result.ocr_pages,
+                        result.ocr_pages,
+                    )
+                )
         report.elapsed_ms = (time.perf_counter() - started) * 1000
         return report
 
     def _ingest_one(
-        self, path: Path, number: int, total: int, progress: ProgressCallback | None, cancel: CancelToken
+        self,
+        path: Path,
+        number: int,
+        total: int,
+        progress: ProgressCallback | None,
+        cancel: CancelToken,
+        reread: bool = False,
     ) -> FileResult:
         name = path.name
         kind = file_kind(path)
@@ -172,21 +221,21 @@ class Ingester:
         if not path.is_file():
             return FileResult(str(path), name, "failed", error="not a regular file")
         if kind is None:
-            return FileResult(str(path), name, "failed", error="unsupported file type")
+            return FileResult(str(path), name, "failed", error=unsupported_reason(path))
         try:
             size = path.stat().st_size
             digest = sha256_of(path)
         except OSError as exc:
             return FileResult(str(path), name, "failed", error=f"cannot read the file: {exc.strerror or exc}")
         existing = self.store.document_by_path(str(path))
-        if existing is not None and existing.sha256 == digest:
-            return FileResult(str(path), existing.name, "unchanged", existing.pages, existing.chunks)
+        if existing is not None and existing.sha256 == digest and not reread:
+            return _unchanged(path, existing)
         twin = self.store.document_by_sha256(digest) if existing is None else None
         if twin is not None:  # the same bytes under another path: one document
-            return FileResult(str(path), twin.name, "unchanged", twin.pages, twin.chunks)
+            return _unchanged(path, twin)
 
-        vectors: list[npt.NDArray[np.float32]] = []
         page_counter = _PageCounter()
+        sectioned = kind in SECTION_KINDS
 
         def batches() -> Iterator[list[NewChunk]]:
             pages = self._pages(path, number, total, progress, cancel, page_counter)
@@ -199,18 +248,18 @@ class Ingester:
                 self.embedder.max_tokens - 2,
             )
             pending: list[ChunkDraft] = []
-            for draft in chunk_pages(chunker, pages):
-                pending.append(draft)
+            for draft in chunk_pages(chunker, pages, separate=sectioned):
+                pending.append(page_counter.locate(draft))
                 if len(pending) >= EMBED_BATCH:
-                    yield self._embed(pending, vectors)
+                    yield self._embed(pending)
                     pending = []
             if page_counter.text_chars < max(1, MIN_TEXT_CHARS_PER_PAGE * page_counter.pages):
                 raise NoTextLayer()
             if pending:
-                yield self._embed(pending, vectors)
+                yield self._embed(pending)
 
         try:
-            _, new_ids, replaced = self.store.write_document(
+            outcome = self.store.write_document(
                 path=str(path),
                 name=name,
                 sha256=digest,
@@ -218,18 +267,27 @@ class Ingester:
                 size=size,
                 batches=batches(),
                 page_count=lambda: page_counter.pages,
+                layers=lambda: page_counter.layers,
+                replace_same=reread,
+                on_commit=lambda change: apply_change(self.index, self.store, change, self.index_path),
             )
         except ExtractionFailed as exc:
             return FileResult(str(path), name, "failed", error=str(exc))
         except NoTextLayer:
-            reason = "no text layer (scanned?)" if kind == "pdf" else "no text (empty file)"
-            return FileResult(str(path), name, "failed", page_counter.pages, error=reason)
-        self.index.remove(replaced)
-        if len(new_ids):
-            self.index.add(new_ids, np.vstack(vectors))
-        self.index.save(self.index_path)
-        status = "updated" if existing is not None else "added"
-        return FileResult(str(path), name, status, page_counter.pages, len(new_ids))
+            return FileResult(str(path), name, "failed", page_counter.pages, error=self._no_text_reason(kind))
+        if outcome.status == "unchanged":  # the same bytes were stored meanwhile (another process)
+            return _unchanged(path, outcome.document)
+        doc = outcome.document
+        return FileResult(
+            str(path), doc.name, outcome.status, doc.pages, doc.chunks, None, page_counter.ocr_pages
+        )
+
+    def _no_text_reason(self, kind: str) -> str:
+        if kind != "pdf":
+            return "no text (empty file)"
+        if not self.settings.current.ocr_enabled:
+            return "no text layer (scanned?); turn on OCR in Settings to read scanned pages"
+        return "no text layer, and OCR found no legible text on its pages (blank or pictures only?)"
 
     def _pages(
         self,
@@ -240,24 +298,61 @@ class Ingester:
         cancel: CancelToken,
         counter: _PageCounter,
     ) -> Iterator[tuple[int, str]]:
-        for page, count, raw in self.extractor.pages(path):
+        options = ReadOptions(ocr=self.settings.current.ocr_enabled)
+        for event in self.extractor.pages(path, options, cancel):
             cancel.raise_if_cancelled()
-            text = normalize_text(raw)
-            counter.pages = count
-            counter.text_chars += len(text.replace(" ", ""))
+            if isinstance(event, PagePlan):
+                counter.ocr_planned = len(event.ocr_pages)
+                continue
+            if isinstance(event, OcrStarted):
+                if progress:
+                    progress(counter.progress(number, total, path, event.number - 1, event.count, "ocr"))
+                continue
+            text = event.text if event.normalized else normalize_text(event.text)
+            counter.add(event, text)
             if progress:
-                progress(IngestProgress(number, total, str(path), page, count, "parsing"))
-            yield page, text
+                progress(counter.progress(number, total, path, event.number, event.count, "parsing"))
+            yield event.number, text
 
-    def _embed(self, drafts: list[ChunkDraft], sink: list[npt.NDArray[np.float32]]) -> list[NewChunk]:
+    def _embed(self, drafts: list[ChunkDraft]) -> list[NewChunk]:
         matrix = self.embedder.embed([d.text for d in drafts])
-        sink.append(matrix)
         return [NewChunk(d, matrix[i]) for i, d in enumerate(drafts)]
 
 
 class _PageCounter:
-    """Pages and characters seen while streaming a file."""
+    """Pages and characters seen while streaming a file; the texts the viewer will need."""
 
     def __init__(self) -> None:
         self.pages = 0
         self.text_chars = 0
+        self.ocr_planned = 0
+        self.ocr_pages = 0
+        self.layers: list[PageLayerInfo] = []
+        self._sections: dict[int, tuple[str, tuple[int, ...]]] = {}
+
+    def add(self, page: PageContent, text: str) -> None:
+        self.pages = page.count
+        self.text_chars += len(text.replace(" ", ""))
+        if page.ocr:
+            self.ocr_pages += 1
+        if page.section or page.paragraphs:
+            self._sections[page.number] = (page.section, page.paragraphs)
+        if page.ocr or page.section or page.paragraphs:
+            boxes = tuple((b.start, b.end, b.x0, b.y0, b.x1, b.y1) for b in page.boxes)
+            self.layers.append(
+                PageLayerInfo(0, page.number, page.ocr, page.section, text, page.paragraphs, boxes)
+            )
+
+    def locate(self, draft: ChunkDraft) -> ChunkDraft:
+        """The draft with its section locator, for a chunk of a document without pages."""
+        section = self._sections.get(draft.page_start)
+        if section is None:
+            return draft
+        path, paragraphs = section
+        locator = section_locator(path, paragraph_at(paragraphs, draft.char_start))
+        return dataclasses.replace(draft, section=locator)
+
+    def progress(
+        self, number: int, total: int, path: Path, done: int, count: int, stage: str
+    ) -> IngestProgress:
+        return IngestProgress(number, total, str(path), done, count, stage, self.ocr_pages, self.ocr_planned)

@@ -1,18 +1,33 @@
-"""Read a file into page texts (PDF via pypdf, plain text, Markdown); classifies unreadable input.
+"""Read a file into pages: PDF (with OCR), plain text, Markdown, DOCX, HTML, EPUB; classifies
+unreadable input.
 
 Runs inside the extraction worker process (app/core/ingest/worker.py), never in the app process:
-pypdf can loop or blow up on malformed files.
+parsers can loop or blow up on malformed files.
 """
 
 from __future__ import annotations
 
 import codecs
 from collections.abc import Iterator
+from dataclasses import dataclass
 from pathlib import Path
+
+from app.core.ingest.page import PageContent, ReadEvent
 
 TEXT_SUFFIXES = {".txt": "txt", ".text": "txt", ".md": "md", ".markdown": "md"}
 PDF_SUFFIXES = {".pdf": "pdf"}
-SUPPORTED_SUFFIXES = {**TEXT_SUFFIXES, **PDF_SUFFIXES}
+SECTION_SUFFIXES = {".docx": "docx", ".html": "html", ".htm": "html", ".xhtml": "html", ".epub": "epub"}
+SUPPORTED_SUFFIXES = {**TEXT_SUFFIXES, **PDF_SUFFIXES, **SECTION_SUFFIXES}
+# Kinds whose "pages" are sections (cited by heading path and paragraph).
+SECTION_KINDS = frozenset(SECTION_SUFFIXES.values())
+KIND_LABELS = {
+    "pdf": "PDF",
+    "txt": "text file",
+    "md": "text file",
+    "docx": "DOCX",
+    "html": "HTML file",
+    "epub": "EPUB",
+}
 # A text file is cut into "pages" of this many lines, so citations point somewhere useful.
 TEXT_PAGE_LINES = 60
 
@@ -21,22 +36,55 @@ class UnreadableFile(Exception):
     """The file cannot be ingested; the message is the reason shown to the user."""
 
 
+@dataclass(frozen=True)
+class ReadOptions:
+    """How to read: `ocr` recognises PDF pages that have no text layer."""
+
+    ocr: bool = True
+
+
 def file_kind(path: Path) -> str | None:
     return SUPPORTED_SUFFIXES.get(path.suffix.lower())
 
 
-def read_pages(path: Path) -> Iterator[tuple[int, int, str]]:
-    """Yield (page number, page count, raw text) for each page, page numbers 1-based."""
+def unsupported_reason(path: Path) -> str:
+    """Why a file is refused, naming what Folio reads instead."""
+    suffix = path.suffix.lower() or "no extension"
+    return f"unsupported file type ({suffix}); Folio reads PDF, DOCX, EPUB, HTML, Markdown and text files"
+
+
+def kind_label(kind: str | None) -> str:
+    return KIND_LABELS.get(kind or "", "file")
+
+
+def read_pages(path: Path, options: ReadOptions | None = None) -> Iterator[ReadEvent]:
+    """PageContent for each page (1-based) or section, plus OCR plan/progress events for PDFs."""
+    options = options or ReadOptions()
     kind = file_kind(path)
     if kind is None:
-        raise UnreadableFile("unsupported file type")
+        raise UnreadableFile(unsupported_reason(path))
     if kind == "pdf":
-        yield from _read_pdf(path)
+        from app.core.ingest.pdf_reader import read_pdf
+
+        yield from read_pdf(path, options.ocr)
+    elif kind == "docx":
+        from app.core.ingest.docx_reader import read_docx
+
+        yield from read_docx(path)
+    elif kind == "html":
+        from app.core.ingest.html_reader import read_html
+
+        yield from read_html(path, decode_text)
+    elif kind == "epub":
+        from app.core.ingest.epub_reader import read_epub
+
+        yield from read_epub(path, decode_text)
     else:
         yield from _read_text(path)
 
 
-def _decode(data: bytes) -> str:
+def decode_text(data: bytes) -> str:
+    """Bytes of a text file as text: BOM, then UTF-8, then GB18030, then cp1252."""
     for bom, encoding in (
         (codecs.BOM_UTF8, "utf-8-sig"),
         (codecs.BOM_UTF16_LE, "utf-16"),
@@ -56,58 +104,13 @@ def _decode(data: bytes) -> str:
     raise UnreadableFile("not a readable text file: unknown text encoding")
 
 
-def _read_text(path: Path) -> Iterator[tuple[int, int, str]]:
+def _read_text(path: Path) -> Iterator[PageContent]:
     data = path.read_bytes()
     if b"\x00" in data[:4096] and not data.startswith((codecs.BOM_UTF16_LE, codecs.BOM_UTF16_BE)):
         raise UnreadableFile("not a readable text file: binary data")
-    lines = _decode(data).splitlines()
+    lines = decode_text(data).splitlines()
     if not any(line.strip() for line in lines):
         raise UnreadableFile("no text (empty file)")
     pages = [lines[i : i + TEXT_PAGE_LINES] for i in range(0, len(lines), TEXT_PAGE_LINES)]
     for number, page_lines in enumerate(pages, start=1):
-        yield number, len(pages), "\n".join(page_lines)
-
-
-def _read_pdf(path: Path) -> Iterator[tuple[int, int, str]]:
-    import pypdf
-    from pypdf.errors import DependencyError, FileNotDecryptedError, PdfReadError, PyPdfError
-
-    if path.stat().st_size == 0:
-        raise UnreadableFile("not a readable PDF: the file is empty")
-    with path.open("rb") as handle:
-        if b"%PDF" not in handle.read(1024):
-            raise UnreadableFile("not a readable PDF: no PDF header (not a PDF file)")
-    try:
-        reader = pypdf.PdfReader(path, strict=False)
-        if reader.is_encrypted:
-            # Files with only an owner password open with the empty user password.
-            try:
-                opened = reader.decrypt("")
-            except (DependencyError, NotImplementedError) as exc:
-                raise UnreadableFile(f"password protected (unsupported encryption: {exc})") from exc
-            if not opened:
-                raise UnreadableFile("password protected")
-        count = len(reader.pages)
-    except UnreadableFile:
-        raise
-    except FileNotDecryptedError as exc:
-        raise UnreadableFile("password protected") from exc
-    except (PdfReadError, PyPdfError, ValueError, KeyError, TypeError, AttributeError, OSError) as exc:
-        raise UnreadableFile(f"not a readable PDF: {_reason(exc)}") from exc
-    if count == 0:
-        raise UnreadableFile("not a readable PDF: it has no pages")
-    for index in range(count):
-        try:
-            text = reader.pages[index].extract_text() or ""
-        except FileNotDecryptedError as exc:
-            raise UnreadableFile("password protected") from exc
-        except DependencyError as exc:
-            raise UnreadableFile(f"password protected (unsupported encryption: {exc})") from exc
-        except Exception:  # one bad page (broken content stream, font) must not sink the file
-            text = ""
-        yield index + 1, count, text
-
-
-def _reason(exc: BaseException) -> str:
-    text = str(exc).strip() or type(exc).__name__
-    return text if len(text) <= 200 else text[:197] + "..."
+        yield PageContent(number, len(pages), "\n".join(page_lines))

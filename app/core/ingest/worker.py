@@ -1,7 +1,8 @@
-"""Extract page texts in a separate process with a time limit and a memory cap per file.
+"""Extract pages in a separate process with a time limit and a memory cap per file.
 
-A hang, a memory blow-up or a crash inside the PDF parser kills only the worker: the file fails
-with a reason and the next file gets a fresh worker.
+A hang, a memory blow-up or a crash inside a parser or the OCR engine kills only the worker: the
+file fails with a reason and the next file gets a fresh worker. OCR'd pages get their own time
+limit each, on top of the file's.
 """
 
 from __future__ import annotations
@@ -18,15 +19,21 @@ from multiprocessing.context import SpawnProcess
 from pathlib import Path
 from typing import Any
 
-from app.core.ingest.readers import UnreadableFile, read_pages
+from app.core.cancel import CancelToken
+from app.core.ingest.page import OcrStarted, PageContent, ReadEvent
+from app.core.ingest.readers import ReadOptions, UnreadableFile, file_kind, kind_label, read_pages
+
+POLL_SECONDS = 0.2  # how often a wait for the worker looks at the cancel token
 
 
 @dataclass(frozen=True)
 class ExtractLimits:
-    """Per-file limits: seconds = base + per MiB of file size; memory cap of the worker."""
+    """Per-file limits: seconds = base + per MiB of file size, plus `ocr_seconds_per_page` for
+    each page recognised (and no single page may take longer); memory cap of the worker."""
 
     base_seconds: float = 60.0
     seconds_per_mib: float = 15.0
+    ocr_seconds_per_page: float = 300.0  # a dense page takes ~60 s on 2 busy cores
     memory_bytes: int = 3 * 1024**3
 
     def seconds_for(self, size: int) -> float:
@@ -43,7 +50,8 @@ def _cap_memory(limit: int) -> None:
 
 
 def _serve(conn: multiprocessing.connection.Connection, memory_bytes: int) -> None:
-    """Worker main loop: for each path received, stream ("page", n, count, text) then ("done",)."""
+    """Worker main loop: for each (path, options) received, stream ("event", ReadEvent)... then
+    ("done",), or ("failed", reason)."""
     _cap_memory(memory_bytes)
     # pypdf logs every odd font it meets; the per-file outcome is what the user needs.
     logging.getLogger("pypdf").setLevel(logging.ERROR)
@@ -54,18 +62,27 @@ def _serve(conn: multiprocessing.connection.Connection, memory_bytes: int) -> No
             return
         if request is None:
             return
+        path, options = Path(request[0]), request[1]
+        label = kind_label(file_kind(path))
         try:
-            for number, count, text in read_pages(Path(request)):
-                conn.send(("page", number, count, text))
+            for event in read_pages(path, options):
+                conn.send(("event", event))
             conn.send(("done",))
         except UnreadableFile as exc:
             conn.send(("failed", str(exc)))
         except MemoryError:
-            conn.send(("failed", "not a readable PDF: parsing it needs too much memory"))
+            conn.send(("failed", f"not a readable {label}: parsing it needs too much memory"))
         except RecursionError:
-            conn.send(("failed", "not a readable PDF: its structure is too deeply nested"))
+            conn.send(("failed", f"not a readable {label}: its structure is too deeply nested"))
         except Exception as exc:  # a parser bug on a malformed file: that file fails, the worker lives
-            conn.send(("failed", f"not a readable file: {type(exc).__name__}: {exc}"[:300]))
+            reason = _ocr_unavailable(exc) or f"not a readable {label}: {type(exc).__name__}: {exc}"
+            conn.send(("failed", reason[:300]))
+
+
+def _ocr_unavailable(exc: Exception) -> str | None:
+    from app.core.ingest.ocr import OcrUnavailable
+
+    return f"it needs OCR, which cannot run: {exc}" if isinstance(exc, OcrUnavailable) else None
 
 
 class ExtractionFailed(Exception):
@@ -101,20 +118,43 @@ class PageExtractor:
             self._conn.close()
         self._process, self._conn = None, None
 
-    def pages(self, path: Path) -> Iterator[tuple[int, int, str]]:
-        """Yield (page, page count, raw text). Time spent by the caller between pages does not
-        count against the limit; only waiting for the worker does."""
+    def _wait(self, conn: multiprocessing.connection.Connection, seconds: float, cancel: CancelToken) -> bool:
+        """Wait up to `seconds` for a message, looking at the cancel token meanwhile."""
+        deadline = time.monotonic() + max(seconds, 0.0)
+        while True:
+            cancel.raise_if_cancelled()
+            left = deadline - time.monotonic()
+            if conn.poll(max(0.0, min(POLL_SECONDS, left))):
+                return True
+            if left <= 0:
+                return False
+
+    def pages(
+        self, path: Path, options: ReadOptions | None = None, cancel: CancelToken | None = None
+    ) -> Iterator[ReadEvent]:
+        """Yield the reader's events (PageContent, and for PDFs with OCR, PagePlan and OcrStarted).
+        Time spent by the caller between events does not count against the limit; only waiting
+        for the worker does. A cancel stops the worker at once (raises Cancelled)."""
+        cancel = cancel or CancelToken()
+        label = kind_label(file_kind(path))
         budget = self.limits.seconds_for(path.stat().st_size)
         process, conn = self._start()
-        conn.send(str(path))
+        conn.send((str(path), options or ReadOptions()))
         finished = False
+        ocr_page: int | None = None
         try:
             while True:
                 waited = time.monotonic()
-                if not conn.poll(max(budget, 0.0)):
+                allowed = budget if ocr_page is None else min(budget, self.limits.ocr_seconds_per_page)
+                if not self._wait(conn, allowed, cancel):
                     self._kill()
+                    if ocr_page is not None:
+                        limit = self.limits.ocr_seconds_per_page
+                        raise ExtractionFailed(f"OCR of page {ocr_page} took longer than {limit:.0f} s")
                     limit = self.limits.seconds_for(path.stat().st_size)
-                    raise ExtractionFailed(f"not a readable PDF: reading it took longer than {limit:.0f} s")
+                    raise ExtractionFailed(
+                        f"not a readable {label}: reading it took longer than {limit:.0f} s"
+                    )
                 budget -= time.monotonic() - waited
                 try:
                     message: tuple[Any, ...] = conn.recv()
@@ -122,10 +162,16 @@ class PageExtractor:
                     code = process.exitcode
                     self._kill()
                     raise ExtractionFailed(
-                        f"not a readable PDF: the reader crashed (exit code {code})"
+                        f"not a readable {label}: the reader crashed (exit code {code})"
                     ) from exc
-                if message[0] == "page":
-                    yield int(message[1]), int(message[2]), str(message[3])
+                if message[0] == "event":
+                    event: ReadEvent = message[1]
+                    if isinstance(event, OcrStarted):
+                        ocr_page = event.number
+                        budget += self.limits.ocr_seconds_per_page
+                    elif isinstance(event, PageContent):
+                        ocr_page = None
+                    yield event
                 elif message[0] == "done":
                     finished = True
                     return

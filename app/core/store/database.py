@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+import os
+import shutil
 import sqlite3
 from pathlib import Path
 from typing import Any
@@ -15,6 +17,7 @@ from app.core.store import models as _models  # noqa: F401  (registers the libra
 from app.core.store.base import Base
 
 STORE_FILE = "library.sqlite3"
+FULL_DISK_BYTES = 1024 * 1024  # less free space than this when the store fails: the disk is full
 
 # Two keyword indexes, kept in step with `chunks` by the store in the same transaction:
 # - chunks_trigram: FTS5 trigram over the chunk text (substrings of 3+ characters, any script);
@@ -49,7 +52,17 @@ def open_engine(library_dir: Path) -> Engine:
                 conn.execute(text(statement))
     except Exception as exc:  # sqlite3.DatabaseError surfaces wrapped by SQLAlchemy
         engine.dispose()
-        raise LibraryError(f"cannot open the library store {db_path}: {exc}") from exc
+        if not os.access(library_dir, os.W_OK):
+            raise LibraryError(
+                f"the library folder {library_dir} is read-only: Folio needs to write there "
+                "(open another library, or make this one writable)"
+            ) from exc
+        if shutil.disk_usage(library_dir).free < FULL_DISK_BYTES:
+            raise LibraryError(
+                f"the disk holding the library {library_dir} is full: free some space and try again"
+            ) from exc
+        reason = getattr(exc, "orig", None) or exc
+        raise LibraryError(f"cannot open the library store {db_path}: {reason}") from exc
     return engine
 
 

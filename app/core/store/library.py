@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-import threading
+import logging
 from collections.abc import Callable, Iterable, Iterator, Sequence
 from dataclasses import dataclass
 from datetime import datetime
@@ -14,14 +14,29 @@ from sqlalchemy import ColumnElement, Engine, delete, func, select, text
 from sqlalchemy.orm import Session, sessionmaker
 
 from app.core.errors import DocumentNotFoundError, EmbedderMismatchError
-from app.core.keywords import terms_text
+from app.core.keywords import KEYWORDS_VERSION, terms_text
 from app.core.passage import ChunkDraft
 from app.core.store.base import utcnow
 from app.core.store.database import open_engine, session_factory
+from app.core.store.file_lock import InterProcessLock
+from app.core.store.layers import (
+    LAYERS_SCHEMA_VERSION,
+    PageLayerInfo,
+    load_layer,
+    migrate,
+    ocr_page_counts,
+    ocr_pages_of,
+    replace_layers,
+)
 from app.core.store.models import Chunk, Document, Meta
 from app.core.store.staging import ChunkStaging, remove_leftover_staging
 
-SCHEMA_VERSION = "1"
+SCHEMA_VERSION = LAYERS_SCHEMA_VERSION
+KEYWORD_TABLES = ("chunks_terms", "chunks_trigram")
+WRITER_LOCK_FILE = ".writer.lock"
+GENERATION_KEY = "index_generation"
+
+log = logging.getLogger("folio")
 
 
 @dataclass(frozen=True)
@@ -39,6 +54,7 @@ class DocumentInfo:
     sha256: str
     added_at: datetime
     updated_at: datetime
+    ocr_pages: int = 0  # pages read by OCR
 
     def to_json(self) -> dict[str, object]:
         return {
@@ -53,6 +69,7 @@ class DocumentInfo:
             "sha256": self.sha256,
             "added_at": self.added_at.isoformat(),
             "updated_at": self.updated_at.isoformat(),
+            "ocr_pages": self.ocr_pages,
         }
 
 
@@ -70,6 +87,31 @@ class ChunkRow:
     char_end: int
     text: str
     embedding: bytes
+    section: str = ""  # "Guide › Install, ¶ 2" for documents without pages
+
+
+@dataclass(frozen=True)
+class VectorChange:
+    """One committed change of the library's vectors: the index generation moved from `before` to
+    `after`; `removed` chunk ids lost their vectors, `added` ids got theirs."""
+
+    before: int
+    after: int
+    removed: npt.NDArray[np.int64]
+    added: npt.NDArray[np.int64]
+
+
+@dataclass(frozen=True)
+class WriteOutcome:
+    """What `write_document` did: added, updated, or unchanged (the same bytes were already there,
+    found under the writer lock, so two processes racing on one file end as ONE document)."""
+
+    status: str  # added | updated | unchanged
+    document: DocumentInfo
+    change: VectorChange | None
+
+
+CommitHook = Callable[[VectorChange], None]
 
 
 @dataclass(frozen=True)
@@ -81,15 +123,22 @@ class NewChunk:
 
 
 class LibraryStore:
-    """All reads and writes of documents, chunks and keyword indexes. Writes are serialised by a
-    lock (one writer), reads may run concurrently (WAL)."""
+    """All reads and writes of documents, chunks and keyword indexes.
+
+    Writers hold `write_lock`, a lock file in the library shared by every process and thread, so
+    there is one writer at a time; readers never wait for it (WAL). Every change of the vectors
+    bumps the index generation stored in `meta` in the same transaction, so each process sees
+    when its copy of the vector index is behind.
+    """
 
     def __init__(self, library_dir: Path) -> None:
         self.library_dir = library_dir
         self.engine: Engine = open_engine(library_dir)
+        migrate(self.engine)
         remove_leftover_staging(library_dir)
         self.sessions: sessionmaker[Session] = session_factory(self.engine)
-        self.write_lock = threading.RLock()
+        self.write_lock = InterProcessLock(library_dir / WRITER_LOCK_FILE)
+        self._refresh_keyword_tables()
 
     def close(self) -> None:
         self.engine.dispose()
@@ -101,21 +150,53 @@ class LibraryStore:
             row = session.get(Meta, key)
             return row.value if row else None
 
-    def bind_embedder(self, name: str, dimension: int) -> None:
-        """Record the embedder on first use; refuse a library indexed with another one."""
+    def index_generation(self) -> int:
+        """The number of committed vector changes so far (moves on every add, replace, delete)."""
+        value = self.meta(GENERATION_KEY)
+        return int(value) if value else 0
+
+    def bind_embedder(
+        self,
+        name: str,
+        dimension: int,
+        identity: str | None = None,
+        same_as_legacy: Callable[[], bool] | None = None,
+    ) -> None:
+        """Record the embedder on first use; refuse a library indexed with another one.
+
+        `identity` is the hash of the model's weights and config (embed/identity.py): a renamed
+        copy of the same model is accepted. A library made before identities were recorded holds
+        only the model's folder name; it is upgraded when the name matches or when
+        `same_as_legacy()` confirms that the model reproduces the stored vectors."""
         with self.write_lock, self.sessions.begin() as session:
-            stored_name = session.get(Meta, "embed_model")
-            stored_dim = session.get(Meta, "embed_dim")
-            if stored_name is None or stored_dim is None:
+            stored = {
+                key: row.value
+                for key in ("embed_model", "embed_dim", "embed_identity")
+                if (row := session.get(Meta, key)) is not None
+            }
+            if "embed_model" not in stored or "embed_dim" not in stored:
                 session.merge(Meta(key="embed_model", value=name))
                 session.merge(Meta(key="embed_dim", value=str(dimension)))
+                if identity is not None:
+                    session.merge(Meta(key="embed_identity", value=identity))
                 session.merge(Meta(key="schema_version", value=SCHEMA_VERSION))
                 return
-            if stored_name.value != name or stored_dim.value != str(dimension):
+            same_dimension = stored["embed_dim"] == str(dimension)
+            if identity is not None and "embed_identity" in stored:
+                same = same_dimension and stored["embed_identity"] == identity
+            elif identity is not None:  # a library from before identities: upgrade it if it is ours
+                same = same_dimension and (
+                    stored["embed_model"] == name or (same_as_legacy is not None and same_as_legacy())
+                )
+                if same:
+                    session.merge(Meta(key="embed_identity", value=identity))
+            else:
+                same = same_dimension and stored["embed_model"] == name
+            if not same:
                 raise EmbedderMismatchError(
-                    f"this library was indexed with the embedding model {stored_name.value!r} "
-                    f"({stored_dim.value} dimensions), not {name!r} ({dimension}); use that model, "
-                    "or re-index the documents into a new library"
+                    f"this library was indexed with the embedding model {stored['embed_model']!r} "
+                    f"({stored['embed_dim']} dimensions), not {name!r} ({dimension}); use that model, "
+                    "or re-index the documents into a new library (folio reindex-library --into DIR)"
                 )
 
     # -- documents -----------------------------------------------------------------------------
@@ -128,7 +209,8 @@ class LibraryStore:
                 ).all()
             )
             docs = session.scalars(select(Document).order_by(Document.name, Document.id)).all()
-            return [_info(doc, int(counts.get(doc.id, 0))) for doc in docs]
+            ocr = ocr_page_counts(session)
+            return [_info(doc, int(counts.get(doc.id, 0)), ocr.get(doc.id, 0)) for doc in docs]
 
     def document_by_path(self, path: str) -> DocumentInfo | None:
         return self._first_document(Document.path == path)
@@ -142,7 +224,7 @@ class LibraryStore:
             if doc is None:
                 return None
             count = session.scalar(select(func.count(Chunk.id)).where(Chunk.document_id == doc.id)) or 0
-            return _info(doc, int(count))
+            return _info(doc, int(count), len(ocr_pages_of(session, doc.id)))
 
     def find_document(self, ref: str | int) -> DocumentInfo:
         """A document by id, full path, or file name (a name must be unique)."""
@@ -175,67 +257,110 @@ class LibraryStore:
         size: int,
         batches: Iterable[Sequence[NewChunk]],
         page_count: Callable[[], int] | None = None,
-    ) -> tuple[int, npt.NDArray[np.int64], npt.NDArray[np.int64]]:
+        layers: Callable[[], Sequence[PageLayerInfo]] | None = None,
+        replace_same: bool = False,
+        on_commit: CommitHook | None = None,
+    ) -> WriteOutcome:
         """Insert (or replace) a document and all its chunks in ONE transaction. The chunk batches
         are streamed into a scratch file first (bounded memory, no lock held while a file is read
-        and embedded), then copied in. Returns (document id, new chunk ids, replaced chunk ids).
-        If the batches raise (cancel, unreadable file), nothing is changed. `page_count` is asked
-        once all batches are consumed (a streamed file's page count is known only then)."""
+        and embedded), then copied in under the writer lock. If the batches raise (cancel,
+        unreadable file), nothing is changed: an old version stays as it was.
+
+        Under the lock the store looks again: the same bytes already stored under this path, or
+        (for a new path) under another one, make the outcome `unchanged` (unless `replace_same`:
+        a re-index). `on_commit` runs after the commit, still under the writer lock, so the
+        caller can bring its vector index up to date and save it before any other writer.
+        `page_count` is asked once all batches are consumed (a streamed file's page count is
+        known only then); so is `layers`, the stored texts of OCR'd pages and sections (see
+        app/core/store/layers.py)."""
         with ChunkStaging(self.library_dir) as staging:
             for batch in batches:
                 staging.add([(item.draft, item.vector) for item in batch])
             pages = max(page_count() if page_count is not None else 0, staging.max_page)
-            with self.write_lock, self.sessions.begin() as session:
-                old = session.scalar(select(Document).where(Document.path == path))
-                replaced = np.zeros(0, dtype=np.int64)
-                now = utcnow()
-                if old is not None:
-                    replaced = np.asarray(
-                        session.scalars(select(Chunk.id).where(Chunk.document_id == old.id)).all(),
-                        dtype=np.int64,
-                    )
-                    _delete_keyword_rows(session, replaced)
-                    session.execute(delete(Chunk).where(Chunk.document_id == old.id))
-                    doc = old
-                    doc.sha256, doc.size, doc.kind, doc.updated_at = sha256, size, kind, now
-                    doc.status, doc.pages = "ready", pages
-                else:
-                    doc = Document(
-                        path=path,
-                        name=name,
-                        sha256=sha256,
-                        kind=kind,
-                        pages=pages,
-                        size=size,
-                        status="ready",
-                        added_at=now,
-                        updated_at=now,
-                    )
-                    session.add(doc)
-                session.flush()
-                new_ids: list[int] = []
-                for part in staging.rows():
-                    rows = [Chunk(document_id=doc.id, **dict(staged)) for staged in part]
-                    session.add_all(rows)
+            with self.write_lock:
+                with self.sessions.begin() as session:
+                    old = session.scalar(select(Document).where(Document.path == path))
+                    same = old if old is not None and old.sha256 == sha256 and not replace_same else None
+                    if old is None:
+                        same = session.scalar(
+                            select(Document).where(Document.sha256 == sha256).order_by(Document.id).limit(1)
+                        )
+                    if same is not None:
+                        count = session.scalar(
+                            select(func.count(Chunk.id)).where(Chunk.document_id == same.id)
+                        )
+                        return WriteOutcome("unchanged", _info(same, int(count or 0)), None)
+                    replaced = np.zeros(0, dtype=np.int64)
+                    now = utcnow()
+                    if old is not None:
+                        replaced = np.asarray(
+                            session.scalars(select(Chunk.id).where(Chunk.document_id == old.id)).all(),
+                            dtype=np.int64,
+                        )
+                        _delete_keyword_rows(session, replaced)
+                        session.execute(delete(Chunk).where(Chunk.document_id == old.id))
+                        doc = old
+                        doc.sha256, doc.size, doc.kind, doc.updated_at = sha256, size, kind, now
+                        doc.status, doc.pages = "ready", pages
+                    else:
+                        doc = Document(
+                            path=path,
+                            name=name,
+                            sha256=sha256,
+                            kind=kind,
+                            pages=pages,
+                            size=size,
+                            status="ready",
+                            added_at=now,
+                            updated_at=now,
+                        )
+                        session.add(doc)
                     session.flush()
-                    _insert_keyword_rows(session, [(r.id, r.text) for r in rows])
-                    new_ids.extend(r.id for r in rows)
-        return doc.id, np.asarray(new_ids, dtype=np.int64), replaced
+                    replace_layers(session, doc.id, layers() if layers is not None else [])
+                    new_ids: list[int] = []
+                    for part in staging.rows():
+                        rows = [Chunk(document_id=doc.id, **dict(staged)) for staged in part]
+                        session.add_all(rows)
+                        session.flush()
+                        _insert_keyword_rows(session, [(r.id, r.text) for r in rows])
+                        new_ids.extend(r.id for r in rows)
+                    before, after = _bump_generation(session)
+                change = VectorChange(before, after, replaced, np.asarray(new_ids, dtype=np.int64))
+                if on_commit is not None:
+                    on_commit(change)
+        status = "updated" if old is not None else "added"
+        return WriteOutcome(status, _info(doc, len(new_ids)), change)
 
-    def delete_document(self, document_id: int) -> npt.NDArray[np.int64]:
-        """Delete a document, its chunks and keyword rows in one transaction; returns chunk ids."""
-        with self.write_lock, self.sessions.begin() as session:
-            doc = session.get(Document, document_id)
-            if doc is None:
-                raise DocumentNotFoundError(f"no document with id {document_id}")
-            ids = np.asarray(
-                session.scalars(select(Chunk.id).where(Chunk.document_id == document_id)).all(),
-                dtype=np.int64,
-            )
-            _delete_keyword_rows(session, ids)
-            session.execute(delete(Chunk).where(Chunk.document_id == document_id))
-            session.delete(doc)
-        return ids
+    def delete_document(self, document_id: int, on_commit: CommitHook | None = None) -> VectorChange:
+        """Delete a document, its chunks and keyword rows in one transaction; `on_commit` runs
+        after it under the writer lock (see `write_document`)."""
+        with self.write_lock:
+            with self.sessions.begin() as session:
+                doc = session.get(Document, document_id)
+                if doc is None:
+                    raise DocumentNotFoundError(f"no document with id {document_id}")
+                ids = np.asarray(
+                    session.scalars(select(Chunk.id).where(Chunk.document_id == document_id)).all(),
+                    dtype=np.int64,
+                )
+                _delete_keyword_rows(session, ids)
+                session.execute(delete(Chunk).where(Chunk.document_id == document_id))
+                session.delete(doc)
+                before, after = _bump_generation(session)
+            change = VectorChange(before, after, ids, np.zeros(0, dtype=np.int64))
+            if on_commit is not None:
+                on_commit(change)
+        return change
+
+    def page_layer(self, path: str, page: int) -> PageLayerInfo | None:
+        """The stored text (and OCR line boxes) of a page or section, if the viewer needs one."""
+        with self.sessions() as session:
+            return load_layer(session, path, page)
+
+    def ocr_pages(self, document_id: int) -> list[int]:
+        """The pages of a document that were read by OCR."""
+        with self.sessions() as session:
+            return ocr_pages_of(session, document_id)
 
     # -- chunks --------------------------------------------------------------------------------
 
@@ -260,6 +385,31 @@ class LibraryStore:
             last = rows[-1][0]
             yield np.asarray([r[0] for r in rows], dtype=np.int64), b"".join(r[1] for r in rows)
 
+    def chunk_ids_at_generation(self) -> tuple[int, npt.NDArray[np.int64]]:
+        """(generation, every chunk id) read as one consistent pair: the generation is read before
+        and after the ids, and the read repeats if a writer committed in between."""
+        generation = self.index_generation()
+        while True:
+            ids = self.all_chunk_ids()
+            again = self.index_generation()
+            if again == generation:
+                return generation, ids
+            generation = again
+
+    def embeddings_of(self, ids: npt.NDArray[np.int64]) -> tuple[npt.NDArray[np.int64], bytes]:
+        """(ids found, concatenated float32 bytes in that order) for the given chunk ids."""
+        found: list[int] = []
+        blobs: list[bytes] = []
+        for start in range(0, len(ids), 500):
+            part = [int(i) for i in ids[start : start + 500]]
+            with self.sessions() as session:
+                rows = session.execute(
+                    select(Chunk.id, Chunk.embedding).where(Chunk.id.in_(part)).order_by(Chunk.id)
+                ).all()
+            found.extend(int(r[0]) for r in rows)
+            blobs.extend(r[1] for r in rows)
+        return np.asarray(found, dtype=np.int64), b"".join(blobs)
+
     def chunks(self, ids: Sequence[int]) -> dict[int, ChunkRow]:
         if not ids:
             return {}
@@ -281,13 +431,14 @@ class LibraryStore:
                 c.char_end,
                 c.text,
                 c.embedding,
+                c.section,
             )
             for c, name, path in rows
         }
 
     def keyword_search(self, table: str, expression: str, limit: int) -> list[int]:
         """Chunk ids matching an FTS5 expression in `chunks_terms` or `chunks_trigram`, bm25 order."""
-        if table not in ("chunks_terms", "chunks_trigram"):
+        if table not in KEYWORD_TABLES:
             raise ValueError(table)
         with self.sessions() as session:
             rows = session.execute(
@@ -297,16 +448,20 @@ class LibraryStore:
         return [int(r[0]) for r in rows]
 
     def keyword_row_ids(self, table: str) -> npt.NDArray[np.int64]:
-        if table not in ("chunks_terms", "chunks_trigram"):
+        if table not in KEYWORD_TABLES:
             raise ValueError(table)
         with self.sessions() as session:
             rows = session.execute(text(f"SELECT rowid FROM {table} ORDER BY rowid")).all()
         return np.asarray([r[0] for r in rows], dtype=np.int64)
 
-    def rebuild_keyword_tables(self) -> None:
+    def rebuild_keyword_tables(self, tables: Sequence[str] = KEYWORD_TABLES) -> None:
+        """Refill keyword tables from the chunk texts (the truth) in one transaction, and stamp
+        the library with the current keyword version."""
+        if any(table not in KEYWORD_TABLES for table in tables):
+            raise ValueError(tables)
         with self.write_lock, self.sessions.begin() as session:
-            session.execute(text("DELETE FROM chunks_terms"))
-            session.execute(text("DELETE FROM chunks_trigram"))
+            for table in tables:
+                session.execute(text(f"DELETE FROM {table}"))
             last = 0
             while True:
                 rows = session.execute(
@@ -314,8 +469,20 @@ class LibraryStore:
                 ).all()
                 if not rows:
                     break
-                _insert_keyword_rows(session, [(r[0], r[1]) for r in rows])
+                _insert_keyword_rows(session, [(r[0], r[1]) for r in rows], tables)
                 last = rows[-1][0]
+            session.merge(Meta(key="keywords_version", value=KEYWORDS_VERSION))
+
+    def _refresh_keyword_tables(self) -> None:
+        """A library whose terms index was made by another version of the keyword forms gets it
+        rebuilt from the chunk texts, so that old and new rows never mix."""
+        stored = self.meta("keywords_version")
+        if stored == KEYWORDS_VERSION:
+            return
+        chunks = self.chunk_count()
+        if chunks:
+            log.warning("rebuilding the keyword index of %d chunks (new CJK keyword forms)", chunks)
+        self.rebuild_keyword_tables(("chunks_terms",))
 
     def integrity_problems(self) -> list[str]:
         with self.sessions() as session:
@@ -328,17 +495,28 @@ class LibraryStore:
         return problems
 
 
-def _insert_keyword_rows(session: Session, rows: Sequence[tuple[int, str]]) -> None:
+def _bump_generation(session: Session) -> tuple[int, int]:
+    row = session.get(Meta, GENERATION_KEY)
+    before = int(row.value) if row is not None else 0
+    session.merge(Meta(key=GENERATION_KEY, value=str(before + 1)))
+    return before, before + 1
+
+
+def _insert_keyword_rows(
+    session: Session, rows: Sequence[tuple[int, str]], tables: Sequence[str] = KEYWORD_TABLES
+) -> None:
     if not rows:
         return
-    session.execute(
-        text("INSERT INTO chunks_trigram(rowid, text) VALUES (:id, :text)"),
-        [{"id": cid, "text": body} for cid, body in rows],
-    )
-    session.execute(
-        text("INSERT INTO chunks_terms(rowid, terms) VALUES (:id, :terms)"),
-        [{"id": cid, "terms": terms_text(body)} for cid, body in rows],
-    )
+    if "chunks_trigram" in tables:
+        session.execute(
+            text("INSERT INTO chunks_trigram(rowid, text) VALUES (:id, :text)"),
+            [{"id": cid, "text": body} for cid, body in rows],
+        )
+    if "chunks_terms" in tables:
+        session.execute(
+            text("INSERT INTO chunks_terms(rowid, terms) VALUES (:id, :terms)"),
+            [{"id": cid, "terms": terms_text(body)} for cid, body in rows],
+        )
 
 
 def _delete_keyword_rows(session: Session, ids: npt.NDArray[np.int64]) -> None:
@@ -350,7 +528,7 @@ def _delete_keyword_rows(session: Session, ids: npt.NDArray[np.int64]) -> None:
         session.execute(text(f"DELETE FROM chunks_terms WHERE rowid IN ({marks})"), params)
 
 
-def _info(doc: Document, chunks: int) -> DocumentInfo:
+def _info(doc: Document, chunks: int, ocr_pages: int = 0) -> DocumentInfo:
     return DocumentInfo(
         doc.id,
         doc.name,
@@ -363,4 +541,5 @@ def _info(doc: Document, chunks: int) -> DocumentInfo:
         doc.sha256,
         doc.added_at,
         doc.updated_at,
+        ocr_pages,
     )

@@ -4,7 +4,7 @@ from __future__ import annotations
 
 from datetime import datetime
 
-from sqlalchemy import DateTime, ForeignKey, Integer, LargeBinary, String, Text
+from sqlalchemy import Boolean, DateTime, ForeignKey, Integer, LargeBinary, String, Text, UniqueConstraint
 from sqlalchemy.orm import Mapped, mapped_column, relationship
 
 from app.core.store.base import Base, utcnow
@@ -29,7 +29,7 @@ class Document(Base):
     path: Mapped[str] = mapped_column(Text, unique=True, index=True)
     name: Mapped[str] = mapped_column(Text)
     sha256: Mapped[str] = mapped_column(String(64), index=True)
-    kind: Mapped[str] = mapped_column(String(8))  # pdf | txt | md
+    kind: Mapped[str] = mapped_column(String(8))  # pdf | txt | md | docx | html | epub
     pages: Mapped[int] = mapped_column(Integer)
     size: Mapped[int] = mapped_column(Integer)
     status: Mapped[str] = mapped_column(String(16), default="ready")
@@ -58,5 +58,26 @@ class Chunk(Base):
     char_end: Mapped[int] = mapped_column(Integer)  # offset in page_end's normalised text
     n_tokens: Mapped[int] = mapped_column(Integer)  # embedder tokens
     embedding: Mapped[bytes] = mapped_column(LargeBinary)  # float32, L2-normalised
+    # Where the passage sits in a document without pages (DOCX, HTML, EPUB): heading path and
+    # paragraph, "Guide › Install, ¶ 2"; "" for PDF and text pages. Added in schema version 2.
+    section: Mapped[str] = mapped_column(Text, default="", server_default="")
 
     document: Mapped[Document] = relationship(back_populates="chunks")
+
+
+class PageLayer(Base):
+    """The stored text of a page that the viewer cannot get from the file itself: a page read by
+    OCR (with each line's box, so the passage can be highlighted on the scan) or a section of a
+    document without pages (with its heading path and paragraph offsets)."""
+
+    __tablename__ = "page_layers"
+    __table_args__ = (UniqueConstraint("document_id", "page"),)
+
+    id: Mapped[int] = mapped_column(Integer, primary_key=True)
+    document_id: Mapped[int] = mapped_column(ForeignKey("documents.id", ondelete="CASCADE"), index=True)
+    page: Mapped[int] = mapped_column(Integer)  # 1-based page, or section number
+    ocr: Mapped[bool] = mapped_column(Boolean, default=False)  # the text was recognised by OCR
+    section: Mapped[str] = mapped_column(Text, default="")  # heading path
+    text: Mapped[str] = mapped_column(Text)  # the page's normalised text (chunk offsets point here)
+    paragraphs: Mapped[str] = mapped_column(Text, default="[]")  # JSON: paragraph start offsets
+    boxes: Mapped[str] = mapped_column(Text, default="[]")  # JSON: [start, end, x0, y0, x1, y1] in points

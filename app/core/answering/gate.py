@@ -1,0 +1,67 @@
+"""The grounding gate: how well the best retrieved passage covers the question, before any model runs."""
+
+from __future__ import annotations
+
+import re
+from collections.abc import Sequence
+from dataclasses import dataclass
+
+from app.core.answering.lexical import Weights, normalize, terms
+from app.core.passage import Hit
+from app.core.script import has_cjk
+
+# Question words carry no evidence: a passage need not contain "how" or "多少" to answer.
+_QUESTION_WORDS = frozenset(
+    terms(
+        "what which who whom whose when where why how many much long often does do did is are was "
+        "were can could should would tell explain describe list name give kind sort"
+    )
+)
+_CJK_QUESTION = re.compile(
+    "什么|哪些|哪个|哪里|哪儿|哪一|多少|多长|多久|多大|多高|几个|几种|几次|几年|为什么|怎么样|怎么|怎样|如何|"
+    "是否|是不是|有没有|能否|可否|可以|请问|吗|呢|哪|谁|几"
+)
+# The dense cosine counts only for Latin questions: the bundled embedder is English-only and its
+# cosine for Chinese text says little (measured on the eval, benchmarks/calibrate_gate.py).
+COSINE_FLOOR = 0.2  # cosine that is no evidence at all
+COSINE_CEILING = 0.6  # cosine that is full evidence
+
+
+@dataclass(frozen=True)
+class GateScore:
+    """The best passage's evidence for the question, in [0, 1], and where it came from."""
+
+    score: float
+    coverage: float  # share of the question's term weight found in the best-covering passage
+    cosine: float  # best dense cosine (0 when it does not count)
+    best: int  # index of the passage that gave `score`, -1 without passages
+
+
+def question_terms(question: str) -> list[str]:
+    """The question's content terms: its words, numbers and CJK characters/bigrams, no question words."""
+    text = normalize(question)
+    if has_cjk(text):
+        text = _CJK_QUESTION.sub(" ", text)
+    return [term for term in dict.fromkeys(terms(text)) if term not in _QUESTION_WORDS]
+
+
+def gate_score(question: str, hits: Sequence[Hit]) -> GateScore:
+    """max over passages of max(keyword coverage, scaled cosine): a passage found only by keyword
+    search can pass, and so can a paraphrase the embedder recognises."""
+    if not hits:
+        return GateScore(0.0, 0.0, 0.0, -1)
+    wanted = question_terms(question)
+    passage_terms = [set(terms(normalize(hit.text))) for hit in hits]
+    weights = Weights.of(passage_terms)
+    weight = {term: weights.weight(term, 1.0) for term in wanted}
+    total = sum(weight.values())
+    latin = not has_cjk(question)
+    best = GateScore(0.0, 0.0, 0.0, -1)
+    for index, (hit, found) in enumerate(zip(hits, passage_terms, strict=True)):
+        coverage = sum(w for term, w in weight.items() if term in found) / total if total else 0.0
+        cosine = hit.similarity if latin else 0.0
+        scaled = min(1.0, max(0.0, (cosine - COSINE_FLOOR) / (COSINE_CEILING - COSINE_FLOOR)))
+        score = max(coverage, scaled)
+        if score > best.score or best.best < 0:
+            best = GateScore(score, coverage, cosine, index)
+    return best

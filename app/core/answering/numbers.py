@@ -1,0 +1,108 @@
+"""Numbers written as words ("thirty-one", "两百", "三次") as digits: "31 m" = "thirty-one metres"."""
+
+from __future__ import annotations
+
+import re
+
+_ONES = {
+    "two": 2,
+    "three": 3,
+    "four": 4,
+    "five": 5,
+    "six": 6,
+    "seven": 7,
+    "eight": 8,
+    "nine": 9,
+    "ten": 10,
+    "eleven": 11,
+    "twelve": 12,
+    "thirteen": 13,
+    "fourteen": 14,
+    "fifteen": 15,
+    "sixteen": 16,
+    "seventeen": 17,
+    "eighteen": 18,
+    "nineteen": 19,
+}  # "one" stays a word: it is a pronoun as often as a number
+_UNITS = {"one": 1, **{k: v for k, v in _ONES.items() if v < 10}}
+_TENS = {
+    "twenty": 20,
+    "thirty": 30,
+    "forty": 40,
+    "fifty": 50,
+    "sixty": 60,
+    "seventy": 70,
+    "eighty": 80,
+    "ninety": 90,
+}
+_SCALES = {"hundred": 100, "thousand": 1000, "million": 1_000_000}
+_ENGLISH = re.compile(
+    rf"\b(?:(?P<tens>{'|'.join(_TENS)})(?:[\s-](?P<unit>{'|'.join(_UNITS)}))?|(?P<ones>{'|'.join(_ONES)}))"
+    rf"(?:\s+(?P<scale>{'|'.join(_SCALES)}))?\b",
+    re.IGNORECASE,
+)
+_CJK_DIGITS = {
+    "〇": 0,
+    "零": 0,
+    "一": 1,
+    "二": 2,
+    "两": 2,
+    "三": 3,
+    "四": 4,
+    "五": 5,
+    "六": 6,
+    "七": 7,
+    "八": 8,
+    "九": 9,
+}
+_CJK_SCALES = {"十": 10, "百": 100, "千": 1000, "万": 10_000, "亿": 100_000_000}
+# A lone numeral is a number only before a measure word (三次, 两倍, 五年); 一 never is (一些, 一起).
+_MEASURE = "个次年月日天周米秒分时倍种位台层级度元岁人条项张页章节遍层块克升瓦伏档"
+_CJK = re.compile(r"(?<!第)[〇零一二两三四五六七八九十百千万亿]+")
+
+
+def _english(match: re.Match[str]) -> str:
+    words = {key: (value or "").lower() for key, value in match.groupdict().items()}
+    if words["tens"]:
+        value = _TENS[words["tens"]] + (_UNITS[words["unit"]] if words["unit"] else 0)
+    else:
+        value = _ONES[words["ones"]]
+    if words["scale"]:
+        value *= _SCALES[words["scale"]]
+    return str(value)
+
+
+def _cjk_value(run: str) -> int | None:
+    total = section = digit = 0
+    for char in run:
+        if char in _CJK_DIGITS:
+            digit = _CJK_DIGITS[char]
+        elif char in ("万", "亿"):
+            total = (total + section + digit) * _CJK_SCALES[char]
+            section = digit = 0
+        else:
+            section += (digit or 1) * _CJK_SCALES[char]
+            digit = 0
+    return total + section + digit
+
+
+def _cjk(match: re.Match[str]) -> str:
+    run = match.group()
+    following = match.string[match.end() : match.end() + 1]
+    scaled = any(char in _CJK_SCALES for char in run)
+    if len(run) == 1 and (run == "一" or not following or following not in _MEASURE) and not scaled:
+        return run
+    if len(run) > 1 and not scaled and not (following and following in _MEASURE):
+        return run  # 一一, 三三两两: words, not numbers
+    value = _cjk_value(run)
+    return run if value is None else str(value)
+
+
+_TIMES = re.compile(r"\b(twice|thrice)\b", re.IGNORECASE)
+
+
+def spell_numbers(text: str) -> str:
+    """`text` with number words replaced by digits (English and Chinese); everything else unchanged."""
+    text = _TIMES.sub(lambda m: "2 times" if m.group().lower() == "twice" else "3 times", text)
+    text = _ENGLISH.sub(_english, text)
+    return _CJK.sub(_cjk, text)

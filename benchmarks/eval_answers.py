@@ -1,0 +1,212 @@
+"""Answer-quality and retrieval eval over benchmarks/eval/questions.json (`make eval`).
+
+Builds (once, cached under benchmarks/.cache/) a library from the question set's documents, then
+- retrieval: hit@1, hit@5, MRR, recall@5/@10 and search latency per language, before → after
+  against benchmarks/results/retrieval-baseline.json when it exists;
+- answers (unless --retrieval-only): accuracy, citation precision, answers with a right citation,
+  support rate, refusal on unanswerable, false refusals, TTFT and tok/s per language.
+Prints one line per question and Markdown tables; writes benchmarks/results/eval-<model>.json
+(or eval-retrieval-<embedder>.json with --retrieval-only). Greedy decoding, fixed seed.
+
+Usage: .venv/bin/python benchmarks/eval_answers.py [--model GGUF] [--embedder DIR] [--lang zh|en]
+       [--limit N] [--ids en-01,zh-03] [--retrieval-only] [--max-tokens 256] [--threads N]
+       [--ttft-target S] [--save-baseline]
+"""
+
+from __future__ import annotations
+
+import argparse
+import json
+import logging
+import os
+import sys
+import tempfile
+import time
+from collections.abc import Sequence
+from dataclasses import asdict
+from datetime import UTC, datetime
+from pathlib import Path
+from typing import Any
+
+os.environ.setdefault("HF_HUB_OFFLINE", "1")
+os.environ.setdefault("TRANSFORMERS_OFFLINE", "1")
+REPO = Path(__file__).resolve().parents[1]
+sys.path.insert(0, str(REPO))
+
+from app.core.config import Settings  # noqa: E402
+from app.core.qa import Folio, build_services  # noqa: E402
+from benchmarks.evaluation import report, scoring  # noqa: E402
+from benchmarks.evaluation.dataset import Question, QuestionSet, load_questions  # noqa: E402
+from benchmarks.evaluation.library import prepared_library, working_copy  # noqa: E402
+
+RESULTS = REPO / "benchmarks" / "results"
+BASELINE = RESULTS / "retrieval-baseline.json"
+SEED = 42
+
+logging.getLogger("pypdf").setLevel(logging.ERROR)
+
+
+def parse_args(argv: Sequence[str] | None = None) -> argparse.Namespace:
+    parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
+    parser.add_argument("--model", type=Path, help="chat model GGUF (default: the bundled one)")
+    parser.add_argument("--embedder", type=Path, help="sentence-transformers folder (default: bundled)")
+    parser.add_argument("--lang", choices=("zh", "en"), help="only this language's questions")
+    parser.add_argument("--limit", type=int, help="only the first N questions of each language")
+    parser.add_argument("--ids", help="only these question ids, comma-separated")
+    parser.add_argument("--retrieval-only", action="store_true", help="skip the answers")
+    parser.add_argument("--max-tokens", type=int, default=256, help="answer length limit (default 256)")
+    parser.add_argument("--threads", type=int, default=0, help="llama.cpp threads (0: automatic)")
+    parser.add_argument(
+        "--ttft-target",
+        type=float,
+        default=0.0,
+        help="seconds; the TTFT-driven passage budget (default 0: off, so that which passages reach "
+        "the prompt does not depend on how busy the machine is; the app's default is 8)",
+    )
+    parser.add_argument(
+        "--save-baseline", action="store_true", help=f"store the retrieval figures as {BASELINE.name}"
+    )
+    parser.add_argument("--questions", type=Path, help="another question set file")
+    return parser.parse_args(argv)
+
+
+def select(questions: QuestionSet, args: argparse.Namespace) -> list[Question]:
+    chosen = list(questions.questions)
+    if args.ids:
+        wanted = {i.strip() for i in args.ids.split(",") if i.strip()}
+        unknown = wanted - {q.id for q in chosen}
+        if unknown:
+            raise SystemExit(f"unknown question ids: {', '.join(sorted(unknown))}")
+        chosen = [q for q in chosen if q.id in wanted]
+    if args.lang:
+        chosen = [q for q in chosen if q.lang == args.lang]
+    if args.limit is not None:
+        chosen = [q for lang in ("en", "zh") for q in [c for c in chosen if c.lang == lang][: args.limit]]
+    return chosen
+
+
+def eval_settings(args: argparse.Namespace) -> Settings:
+    """Folio's defaults (never the user's settings file) with the model, embedder and threads given."""
+    return Settings(
+        model_path=str(args.model.resolve()) if args.model else "",
+        embed_model_dir=str(args.embedder.resolve()) if args.embedder else "",
+        n_threads=args.threads,
+        temperature=0.0,
+        seed=SEED,
+        max_tokens=args.max_tokens,
+        ttft_target_s=args.ttft_target,
+    )
+
+
+def run_retrieval(folio: Folio, questions: Sequence[Question]) -> list[scoring.RetrievalRecord]:
+    folio.search("warm-up 预热", scoring.SEARCH_K)  # loads the embedder, opens the index
+    records = []
+    print("\n## Retrieval, per question (* = hit in the right document)")
+    for question in questions:
+        if not question.answerable:
+            continue
+        started = time.perf_counter()
+        result = folio.search(question.question, scoring.SEARCH_K)
+        elapsed = (time.perf_counter() - started) * 1000.0
+        record = scoring.score_retrieval(question, result.hits, elapsed)
+        records.append(record)
+        print(report.retrieval_line(record, question), flush=True)
+    return records
+
+
+def run_answers(folio: Folio, questions: Sequence[Question], max_tokens: int) -> list[scoring.AnswerRecord]:
+    from app.core.answering.types import AskOptions
+
+    options = AskOptions(max_tokens=max_tokens, temperature=0.0, seed=SEED)
+    records = []
+    print("\n## Answers, per question (cited pages; ! = not an answer page)")
+    for question in questions:
+        answer = folio.ask(question.question, options)
+        record = scoring.score_answer(question, answer.to_json())
+        records.append(record)
+        print(report.answer_line(record), flush=True)
+    return records
+
+
+def load_baseline(ids: set[str]) -> tuple[dict[str, Any], str] | None:
+    """The baseline's retrieval summary over the questions of this run, and a note saying which."""
+    if not BASELINE.is_file():
+        return None
+    data = json.loads(BASELINE.read_text(encoding="utf-8"))
+    records = [scoring.retrieval_record_from_json(r) for r in data["questions"] if r["id"] in ids]
+    if not records:
+        return None
+    missing = len(ids) - len(records)
+    note = f"before = {BASELINE.relative_to(REPO)} ({data['date']}, {data['embedder_name']})"
+    if missing:
+        note += f"; {missing} question(s) of this run are not in it"
+    return scoring.by_language(records, scoring.summarize_retrieval), note
+
+
+def main(argv: Sequence[str] | None = None) -> int:
+    args = parse_args(argv)
+    questions = load_questions(args.questions) if args.questions else load_questions()
+    chosen = select(questions, args)
+    if not chosen:
+        raise SystemExit("no question matches the selection")
+    settings = eval_settings(args)
+    settings.validate()
+    started = time.perf_counter()
+    library = prepared_library(questions, settings)
+    print(f"library: {library.relative_to(REPO)} (ready in {time.perf_counter() - started:.1f} s)")
+    model = settings.chat_model_path()
+    embedder = settings.embed_model_path()
+
+    with tempfile.TemporaryDirectory(prefix="folio-eval-") as scratch:
+        folio = build_services(settings, working_copy(library, Path(scratch)))
+        try:
+            retrieval = run_retrieval(folio, chosen)
+            answers = [] if args.retrieval_only else run_answers(folio, chosen, args.max_tokens)
+        finally:
+            folio.close()
+
+    retrieval_summary = scoring.by_language(retrieval, scoring.summarize_retrieval)
+    baseline = load_baseline({r.id for r in retrieval})
+    print(f"\n## Retrieval ({embedder.name}, {len(retrieval)} questions with answer pages)\n")
+    if baseline:
+        print(f"{baseline[1]}; after = this run\n")
+    print(report.table(retrieval_summary, report.RETRIEVAL_COLUMNS, baseline[0] if baseline else None))
+    answer_summary: dict[str, Any] = {}
+    if answers:
+        answer_summary = scoring.by_language(answers, scoring.summarize_answers)
+        budget = f"TTFT target {args.ttft_target:g} s" if args.ttft_target else "no TTFT passage budget"
+        print(f"\n## Answers ({model.name}, max {args.max_tokens} tokens, greedy, seed {SEED}, {budget})\n")
+        print(report.table(answer_summary, report.ANSWER_COLUMNS))
+
+    selection = {"lang": args.lang, "limit": args.limit, "ids": args.ids}
+    document = {
+        "date": datetime.now(UTC).isoformat(timespec="seconds"),
+        "model": None if args.retrieval_only else str(model),
+        "embedder": str(embedder),
+        "settings": settings.to_dict(),
+        "max_tokens": args.max_tokens,
+        "selection": selection,
+        "library": library.name,
+        "summary": {"retrieval": retrieval_summary, "answers": answer_summary},
+        "retrieval": [asdict(r) for r in retrieval],
+        "answers": [r.to_json() for r in answers],
+    }
+    RESULTS.mkdir(parents=True, exist_ok=True)
+    name = f"eval-retrieval-{embedder.name}.json" if args.retrieval_only else f"eval-{model.stem}.json"
+    out = RESULTS / name
+    out.write_text(json.dumps(document, ensure_ascii=False, indent=1), encoding="utf-8")
+    print(f"\nwrote {out.relative_to(REPO)}")
+    if args.save_baseline:
+        if any(selection.values()):
+            raise SystemExit("--save-baseline needs the whole question set (no --lang/--limit/--ids)")
+        saved = {k: document[k] for k in ("date", "embedder", "library")}
+        saved["embedder_name"] = embedder.name
+        saved["retrieval"] = retrieval_summary
+        saved["questions"] = document["retrieval"]
+        BASELINE.write_text(json.dumps(saved, ensure_ascii=False, indent=1), encoding="utf-8")
+        print(f"wrote {BASELINE.relative_to(REPO)}")
+    return 0
+
+
+if __name__ == "__main__":
+    raise SystemExit(main())

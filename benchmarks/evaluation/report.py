@@ -1,0 +1,101 @@
+"""What a person reads: one line per question, Markdown tables, before → after against a baseline."""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+from typing import Any
+
+from benchmarks.evaluation.dataset import Question
+from benchmarks.evaluation.scoring import AnswerRecord, RetrievalRecord
+
+RETRIEVAL_COLUMNS = (
+    ("hit@1", "hit@1"),
+    ("hit@5", "hit@5"),
+    ("mrr", "MRR"),
+    ("recall@5", "recall@5"),
+    ("recall@10", "recall@10"),
+    ("latency_p50_ms", "p50 ms"),
+    ("latency_p95_ms", "p95 ms"),
+)
+ANSWER_COLUMNS = (
+    ("accuracy", "accuracy"),
+    ("citation_precision", "citation precision"),
+    ("with_correct_citation", "≥1 right citation"),
+    ("support_rate", "support rate"),
+    ("refusal_unanswerable", "refusal on unanswerable"),
+    ("false_refusals", "false refusals"),
+    ("complete", "complete"),
+    ("without_passages", "no passage in prompt"),
+    ("ttft_p50_ms", "TTFT p50 ms"),
+    ("tokens_per_s_p50", "tok/s p50"),
+)
+LANG_NAMES = {"zh": "Chinese", "en": "English", "all": "all"}
+
+
+def _pages(pages: Sequence[int]) -> str:
+    return ",".join(str(p) for p in pages) or "-"
+
+
+def _span(page: int, page_end: int) -> str:
+    return f"p{page}" if page == page_end else f"p{page}-{page_end}"
+
+
+def _short(text: str, width: int = 100) -> str:
+    flat = " ".join(text.split())
+    return flat if len(flat) <= width else flat[: width - 1] + "…"
+
+
+def retrieval_line(record: RetrievalRecord, question: Question) -> str:
+    mark = "ok" if record.first_rank == 1 else ("~" if record.first_rank else "✗")
+    rank = f"rank {record.first_rank}" if record.first_rank else "not in top 10"
+    top = " ".join(
+        ("*" if h["document"] == question.document else "") + _span(h["page"], h["page_end"])
+        for h in record.hits[:5]
+    )
+    return (
+        f"{record.id:6} {record.lang} {mark:2} {rank:13} want p{_pages(record.expected):8} top5 {top:34} "
+        f"{record.latency_ms:6.1f} ms  {_short(question.question, 60)}"
+    )
+
+
+def answer_line(record: AnswerRecord) -> str:
+    mark = "ok" if record.correct else "✗"
+    cited = ",".join(("" if c["right"] else "!") + _span(c["page"], c["page_end"]) for c in record.cited)
+    refusal = "refused" if record.refusal else "answered"
+    expected = _pages(record.expected) if record.answerable else "none (unanswerable)"
+    finish = "" if record.finish_reason == "stop" else f" [{record.finish_reason}]"
+    if not record.extra.get("passages_used"):
+        finish += " [no passage in the prompt]"
+    return (
+        f"{record.id:6} {record.lang} {mark:2} cited [{cited or '-'}] want [{expected}] {refusal}{finish}"
+        f"  | {_short(record.answer)}"
+    )
+
+
+def _cell(value: Any, before: Any = None) -> str:
+    def fmt(v: Any) -> str:
+        if v is None:
+            return "n/a"
+        if isinstance(v, float):
+            return f"{v:.2f}" if abs(v) < 10 else f"{v:.0f}"
+        return str(v)
+
+    if before is None or value is None:
+        return fmt(value)
+    return f"{fmt(before)} → {fmt(value)}"
+
+
+def table(
+    summaries: dict[str, dict[str, Any]],
+    columns: Sequence[tuple[str, str]],
+    baseline: dict[str, dict[str, Any]] | None = None,
+) -> str:
+    """A Markdown table, one row per language; cells read "before → after" when a baseline row exists."""
+    header = "| | n | " + " | ".join(title for _, title in columns) + " |"
+    rule = "|---|---|" + "---|" * len(columns)
+    rows = [header, rule]
+    for lang, summary in summaries.items():
+        before = (baseline or {}).get(lang, {})
+        cells = [_cell(summary.get(key), before.get(key)) for key, _ in columns]
+        rows.append(f"| {LANG_NAMES.get(lang, lang)} | {summary.get('n', 0)} | " + " | ".join(cells) + " |")
+    return "\n".join(rows)

@@ -1,0 +1,36 @@
+"""The grounding gate: keyword coverage or the (Latin-only) dense cosine of the best passage."""
+
+from __future__ import annotations
+
+import pytest
+
+from app.core.answering.gate import gate_score, question_terms
+from tests.core.answer_helpers import make_hit
+
+
+def test_question_words_are_not_evidence() -> None:
+    assert question_terms("How long can a line typed at the R console be?") == ["lin", "typ", "r", "consol"]
+    assert "什么" not in "".join(question_terms("灯塔的闪光是什么颜色？"))
+    assert "颜色" in question_terms("灯塔的闪光是什么颜色？")
+
+
+def test_a_passage_found_only_by_keywords_passes_for_a_chinese_question() -> None:
+    # the English embedder's cosine means nothing here (0.0); the words do
+    hits = [make_hit(1, "灯塔的闪光是绿色的，每十二秒一次。", similarity=0.0)]
+    score = gate_score("灯塔的闪光是什么颜色？", hits)
+    # every term but 颜色/颜 (the passage says 绿色) is in the passage: about 70% of the weight
+    assert score.cosine == 0.0 and score.coverage == pytest.approx(0.698, abs=0.001)
+    assert score.score == score.coverage and score.best == 0
+
+
+def test_the_cosine_counts_for_latin_questions_only() -> None:
+    paraphrase = [make_hit(1, "Vessels are warned off the reef by the beam.", similarity=0.6)]
+    assert gate_score("What keeps ships away from the rocks?", paraphrase).score == pytest.approx(1.0)
+    chinese = [make_hit(1, "园艺工具的保养方法。", similarity=0.9)]
+    assert gate_score("灯塔有多高？", chinese).score == pytest.approx(0.0)
+
+
+def test_an_off_topic_question_scores_below_the_default_threshold() -> None:
+    hits = [make_hit(1, "Unrelated text about gardening.", similarity=0.1)]
+    assert gate_score("What is the boiling point of mercury?", hits).score < 0.15
+    assert gate_score("Anything?", []).best == -1

@@ -1,0 +1,85 @@
+"""A verified answer in the view: matched citations as links, unsupported sentences underlined."""
+
+from __future__ import annotations
+
+from dataclasses import replace
+
+from PySide6.QtCore import QUrl
+from PySide6.QtGui import QTextCharFormat, QTextCursor
+from pytestqt.qtbot import QtBot
+
+from app.core.answering.checking import verified_citations
+from app.core.answering.support import attribute
+from app.core.passage import Hit
+from app.gui.answer_marks import annotated_markdown, plain_pieces
+from app.gui.answer_state import AnswerState
+from app.gui.answer_view import AnswerView
+from tests.gui.fakes import fake_answer
+
+PASSAGES = [
+    "The lighthouse at Cape Merrow is thirty-one metres tall and was finished in 1893.",
+    "Its lamp flashes green every twelve seconds and can be seen 22 nautical miles out at sea.",
+]
+ANSWER = (
+    "The lighthouse was finished in 1893 [2]. Its lamp flashes green every twelve seconds. "
+    "The keeper was paid 400 crowns a year [1]."
+)
+
+
+def _hits() -> list[Hit]:
+    return [
+        Hit(10 + n, 1, "guide.pdf", "/docs/guide.pdf", n, n, 0, len(text), text, 0.5, 0.5)
+        for n, text in enumerate(PASSAGES, start=1)
+    ]
+
+
+def test_annotated_markdown_links_verified_matched_and_strikes_wrong_markers() -> None:
+    checked = attribute(ANSWER, PASSAGES)
+    first, second, third = checked.sentences
+    assert first.citations == (1,) and first.wrong_citations == (2,)  # [2] does not hold 1893
+    assert second.source == "matched" and second.citations == (2,)
+    assert third.supported is False and third.citations == ()
+    markdown = annotated_markdown(ANSWER, checked.sentences)
+    assert "~~2~~" in markdown  # the wrong marker of the first sentence
+    assert "[1](match:1-0)" in markdown  # and the passage that does support it
+    assert "seconds. \\[[2](match:2-1)\\]" in markdown or "seconds \\[[2](match:2-1)\\]." in markdown
+    assert "~~1~~" in markdown  # the keeper's pay is in no passage: its marker is struck
+
+
+def test_plain_pieces_split_at_markers_and_drop_markdown() -> None:
+    pieces = plain_pieces("- The **tower** is tall [1], see 【2】 too.")
+    assert pieces == ["The tower is tall", ", see", "too."]
+
+
+def test_the_view_underlines_unsupported_sentences_and_counts_the_supported(qtbot: QtBot) -> None:
+    hits = _hits()
+    checked = attribute(ANSWER, PASSAGES)
+    answer = replace(
+        fake_answer(ANSWER, "stop"),
+        passages=hits,
+        sentences=checked.sentences,
+        support_rate=checked.support_rate,
+        citations=verified_citations(checked, hits),
+    )
+    state = AnswerState("When was the lighthouse finished?", False)
+    view = AnswerView(state)
+    qtbot.addWidget(view)
+    state.finish(answer)
+    assert view.support.isVisibleTo(view)
+    assert view.support.text() == "2 of 3 statements are supported by your documents"
+    document = view.body.document()
+    found = document.find("The keeper was paid 400 crowns a year")
+    assert not found.isNull()
+    inside = QTextCursor(document)
+    inside.setPosition(found.selectionStart() + 3)
+    style = inside.charFormat()
+    assert style.underlineStyle() == QTextCharFormat.UnderlineStyle.DotLine
+    assert style.toolTip() == "Not found in the cited passages"
+    supported = QTextCursor(document)
+    supported.setPosition(document.find("finished in 1893").selectionStart() + 2)
+    assert supported.charFormat().underlineStyle() != QTextCharFormat.UnderlineStyle.DotLine
+    # a matched citation opens the passage with the supporting passage sentence as evidence
+    opened: list[tuple[str, str]] = []
+    view.citation_activated.connect(lambda citation, evidence: opened.append((citation.document, evidence)))
+    view.body.anchorClicked.emit(QUrl("match:2-1"))
+    assert opened == [("guide.pdf", PASSAGES[1])]  # the passage's one sentence supports it

@@ -1,0 +1,1 @@
+"""The reliability campaign (FOLIO_RELIABILITY_SCALE=big runs the full sizes)."""
