@@ -6,7 +6,7 @@ STAMP := $(VENV)/.folio-setup
 export HF_HUB_OFFLINE := 1
 export TRANSFORMERS_OFFLINE := 1
 
-.PHONY: setup system-libs run test lint models package screenshots clean
+.PHONY: setup system-libs run test lint models package screenshots clean bench
 
 setup: $(STAMP) system-libs models
 
@@ -46,6 +46,11 @@ test: setup lint
 .PHONY: eval
 eval: setup
 	$(BIN)/python benchmarks/eval_answers.py $(EVAL_ARGS)
+
+# The benchmark set that fits in ~15 min on 2 cores, one table (benchmarks/README.md); never part of
+# `make test`. BENCH_FLAGS=--full runs bigger; BENCH_FLAGS="--only cli" runs one part.
+bench: setup
+	$(BIN)/python benchmarks/run_all.py $(BENCH_FLAGS)
 
 # The Linux bundle (PyInstaller, packaging/folio.spec) and dist/folio_<version>_amd64.deb.
 package: setup

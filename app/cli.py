@@ -10,19 +10,17 @@ import sqlite3
 import sys
 from collections.abc import Callable, Iterator
 from pathlib import Path
-from typing import Any, TextIO
+from typing import TYPE_CHECKING, Any, TextIO
 
-from sqlalchemy.exc import SQLAlchemyError
-
-from app.cli_ask import add_ask_parser, run_ask
 from app.core import paths
-from app.core.config import load_settings
-from app.core.embed.embedder import Embedder
 from app.core.errors import Cancelled, FolioError, UsageError
-from app.core.ingest.pipeline import IngestProgress
-from app.core.qa import Folio, build_services
+
+if TYPE_CHECKING:  # imported when a command runs: `folio documents` never loads torch or llama.cpp
+    from app.core.ingest.pipeline import IngestProgress
+    from app.core.qa import Folio
 
 EXIT_OK, EXIT_FAILED, EXIT_USAGE = 0, 1, 2
+IDLE_MINUTES = 15.0
 
 
 def _common_options() -> argparse.ArgumentParser:
@@ -35,6 +33,11 @@ def _common_options() -> argparse.ArgumentParser:
         help="library folder (default: FOLIO_LIBRARY or the app-data dir)",
     )
     parser.add_argument("--json", action="store_true", help="print one JSON document on stdout")
+    parser.add_argument(
+        "--no-server",
+        action="store_true",
+        help="run in this process even when `folio serve` runs for the library",
+    )
     return parser
 
 
@@ -81,7 +84,21 @@ def build_parser() -> argparse.ArgumentParser:
         help="embedding model (default: settings)",
     )
 
+    from app.cli_ask import add_ask_parser
+
     add_ask_parser(sub, parents=common)
+
+    serve = sub.add_parser(
+        "serve",
+        help="keep the models loaded for this library; later folio calls use it (Unix socket)",
+    )
+    serve.add_argument("--library", type=Path, default=None, help="library folder (as above)")
+    serve.add_argument(
+        "--idle-minutes",
+        type=float,
+        default=IDLE_MINUTES,
+        help=f"stop after this many minutes without a call (default {IDLE_MINUTES:g})",
+    )
     return parser
 
 
@@ -104,10 +121,15 @@ def _emit(out: TextIO, data: dict[str, Any]) -> None:
     out.flush()
 
 
+def _library_dir(args: argparse.Namespace) -> Path:
+    return Path(args.library or paths.default_library_dir()).expanduser()
+
+
 def _open(args: argparse.Namespace) -> Folio:
-    settings = load_settings()
-    library = args.library or paths.default_library_dir()
-    return build_services(settings, Path(library).expanduser())
+    from app.core.config import load_settings
+    from app.core.qa import build_services
+
+    return build_services(load_settings(), _library_dir(args))
 
 
 def _progress_printer(out: TextIO) -> Callable[[IngestProgress], None]:
@@ -200,6 +222,20 @@ def cmd_verify(args: argparse.Namespace, folio: Folio, out: TextIO) -> int:
     return EXIT_OK if report.ok else EXIT_FAILED
 
 
+def cmd_ask(args: argparse.Namespace, folio: Folio, out: TextIO) -> int:
+    from app.cli_ask import run_ask
+
+    return run_ask(args, folio, out)
+
+
+def cmd_serve(args: argparse.Namespace) -> int:
+    from app.serve.server import serve
+
+    if args.idle_minutes <= 0:
+        raise UsageError("--idle-minutes must be more than 0")
+    return serve(_library_dir(args).absolute(), args.idle_minutes, run_in_process, sys.stderr)
+
+
 def cmd_reindex_library(args: argparse.Namespace, folio: Folio, out: TextIO) -> int:
     """The old library is only read; vectors of two models never meet in one library."""
     target = Path(args.into).expanduser()
@@ -207,6 +243,9 @@ def cmd_reindex_library(args: argparse.Namespace, folio: Folio, out: TextIO) -> 
         raise UsageError("--into must be a new library folder, not the library being read")
     if target.exists() and (not target.is_dir() or any(target.iterdir())):
         raise UsageError(f"{target} is not empty: re-index into a new, empty folder")
+    from app.core.embed.embedder import Embedder
+    from app.core.qa import build_services
+
     embedder = Embedder(args.embedder.expanduser()) if args.embedder else None
     new = build_services(folio.settings, target, embedder=embedder)
     try:
@@ -224,7 +263,7 @@ COMMANDS: dict[str, Callable[[argparse.Namespace, Folio, TextIO], int]] = {
     "remove": cmd_remove,
     "verify": cmd_verify,
     "reindex-library": cmd_reindex_library,
-    "ask": run_ask,
+    "ask": cmd_ask,
 }
 
 
@@ -238,6 +277,21 @@ def _reason(exc: BaseException) -> str:
 
 
 def run_cli(argv: list[str]) -> int:
+    """`folio ARGV`: through the library's running `folio serve` when there is one (same output and
+    exit code), else in this process."""
+    if argv and argv[0] in COMMANDS and "--no-server" not in argv:
+        from app.serve.client import forward
+
+        code = forward(argv)
+        if code is not None:
+            return code
+    return run_in_process(argv)
+
+
+def run_in_process(argv: list[str], served: Folio | None = None) -> int:
+    """Run one command here; `served` is the open library of `folio serve` (kept open after)."""
+    from sqlalchemy.exc import SQLAlchemyError
+
     logging.basicConfig(stream=sys.stderr, level=logging.WARNING, format="folio: %(message)s")
     logging.getLogger("pypdf").setLevel(logging.ERROR)
     parser = build_parser()
@@ -249,10 +303,19 @@ def run_cli(argv: list[str]) -> int:
     if args.command is None:
         parser.print_help(sys.stderr)
         return EXIT_USAGE
+    if args.command == "serve":
+        try:
+            return cmd_serve(args)
+        except UsageError as exc:
+            print(f"folio: {exc}", file=sys.stderr)
+            return EXIT_USAGE
+        except FolioError as exc:
+            print(f"folio: {exc}", file=sys.stderr)
+            return EXIT_FAILED
     with _stdout_reserved_for_json(args.json) as out:
         folio: Folio | None = None
         try:
-            folio = _open(args)
+            folio = served or _open(args)
             return COMMANDS[args.command](args, folio, out)
         except UsageError as exc:
             print(f"folio: {exc}", file=sys.stderr)
@@ -273,5 +336,5 @@ def run_cli(argv: list[str]) -> int:
                 _emit(out, {"error": message})
             return EXIT_FAILED
         finally:
-            if folio is not None:
+            if folio is not None and folio is not served:
                 folio.close()

@@ -23,6 +23,9 @@ def main(argv: list[str] | None = None) -> int:
     os.environ.setdefault("HF_HUB_OFFLINE", "1")
     os.environ.setdefault("TRANSFORMERS_OFFLINE", "1")
     os.environ.setdefault("TOKENIZERS_PARALLELISM", "false")
+    from app.core.generate.threads import prefer_passive_openmp
+
+    prefer_passive_openmp()  # before llama.cpp or torch loads OpenMP
     args = sys.argv[1:] if argv is None else argv
     if not args:
         # Qt aborts with a misleading message when its xcb plugin lacks a system library: name it.

@@ -1,15 +1,15 @@
-"""Generation benchmark: decode tok/s of Folio's stream vs a raw Llama.generate loop, TTFT cold vs follow-up.
+"""Generation overhead: Folio's stream against a raw llama-cpp-python loop, and prefix reuse.
 
-Usage: .venv/bin/python benchmarks/bench_generate.py [--rounds 5] [--tokens 128] [--threads 2]
-Prints the figures and writes benchmarks/results/generate.json. Never run by the test suite.
+Same model, prompt, seed, threads and max tokens; cold runs alternated A B / B A over --pairs pairs;
+ratios ours/raw of decode tok/s and TTFT with medians and range. Then TTFT cold vs a follow-up.
+Usage: python benchmarks/bench_generate.py [--pairs 5] [--prompt-tokens 1000] [--tokens 64]
+Prints the figures and writes benchmarks/results/generate.json (+ .env.json). Never run by the tests.
 """
 
 from __future__ import annotations
 
 import argparse
-import json
 import os
-import platform
 import statistics
 import sys
 import time
@@ -20,13 +20,14 @@ ROOT = Path(__file__).resolve().parents[1]
 sys.path.insert(0, str(ROOT))
 
 from app.core import paths  # noqa: E402
-from app.core.generate.engine import Engine, GenerationEnd, TokenStep, default_threads  # noqa: E402
+from app.core.generate.engine import Engine, GenerationEnd, TokenStep  # noqa: E402
 from app.core.generate.model import Sampling  # noqa: E402
 from app.core.generate.textstream import ChannelSplitter, Utf8Stream  # noqa: E402
+from app.core.generate.threads import prefer_passive_openmp  # noqa: E402
 from app.core.passage import Hit  # noqa: E402
 from app.core.prompt.budget import build_messages  # noqa: E402
+from benchmarks.record_env import write_result  # noqa: E402
 
-RESULTS = ROOT / "benchmarks" / "results" / "generate.json"
 TOPICS = [
     "prefill evaluates the whole prompt at once and decides the time to first token",
     "decode produces one token per step and is bound by memory bandwidth",
@@ -74,13 +75,13 @@ def run_stream(engine: Engine, tokens: list[int], sampling: Sampling) -> tuple[G
 
 
 def run_raw(engine: Engine, tokens: list[int], sampling: Sampling) -> tuple[float, float, float, int]:
-    """The raw llama-cpp-python token loop on the same prompt, seed and threads."""
+    """The raw llama-cpp-python token loop on the same prompt, seed and threads (same Llama object)."""
     import llama_cpp
 
     llm = engine._llm
     vocab = llm._model.vocab
-    llm.set_seed(sampling.seed)
     started = time.perf_counter()
+    llm.set_seed(sampling.seed)
     first = last = 0.0
     count = 0
     with engine.lock:
@@ -93,10 +94,10 @@ def run_raw(engine: Engine, tokens: list[int], sampling: Sampling) -> tuple[floa
             repeat_penalty=sampling.repeat_penalty,
         ):
             now = time.perf_counter()
-            if llama_cpp.llama_vocab_is_eog(vocab, token):
-                break
             if count == 0:
                 first = now
+            if llama_cpp.llama_vocab_is_eog(vocab, token):
+                break
             last = now
             count += 1
             if count >= sampling.max_tokens:
@@ -106,6 +107,57 @@ def run_raw(engine: Engine, tokens: list[int], sampling: Sampling) -> tuple[floa
 
 def decode_rate(first: float, last: float, count: int) -> float:
     return (count - 1) / (last - first) if count > 1 and last > first else 0.0
+
+
+def spread(values: list[float]) -> dict[str, float]:
+    ordered = sorted(values)
+    return {"median": statistics.median(ordered), "min": ordered[0], "max": ordered[-1]}
+
+
+def cold(engine: Engine) -> None:
+    """Forget the KV cache: the next run evaluates the whole prompt (TTFT = prefill + first step)."""
+    with engine.lock:
+        engine._llm.reset()
+
+
+def paired_runs(engine: Engine, prompt: list[int], sampling: Sampling, pairs: int) -> dict[str, Any]:
+    """Folio's stream (A) and the raw loop (B), cold each time, alternated A B, B A, ... so that a
+    load change on the machine falls on both; ratios are A / B per pair (≥ 1 for decode is better,
+    ≤ 1 for TTFT is better)."""
+    runs: dict[str, dict[str, list[float]]] = {p: {"ttft_ms": [], "decode": [], "tokens": []} for p in "AB"}
+    for pair in range(pairs):
+        for path in ("A", "B") if pair % 2 == 0 else ("B", "A"):
+            cold(engine)
+            if path == "A":
+                end, started, _ = run_stream(engine, prompt, sampling)
+                first, last, count = (
+                    end.first_token_at or 0.0,
+                    end.last_token_at or 0.0,
+                    end.completion_tokens,
+                )
+            else:
+                started, first, last, count = run_raw(engine, prompt, sampling)
+            runs[path]["ttft_ms"].append((first - started) * 1000.0)
+            runs[path]["decode"].append(decode_rate(first, last, count))
+            runs[path]["tokens"].append(count)
+        a, b = runs["A"], runs["B"]
+        print(
+            f"pair {pair + 1}: ttft ours {a['ttft_ms'][-1]:.0f} ms raw {b['ttft_ms'][-1]:.0f} ms; decode "
+            f"ours {a['decode'][-1]:.1f} raw {b['decode'][-1]:.1f} tok/s (load {os.getloadavg()[0]:.1f})"
+        )
+    a, b = runs["A"], runs["B"]
+    decode_ratio = [x / y for x, y in zip(a["decode"], b["decode"], strict=True) if y > 0]
+    ttft_ratio = [x / y for x, y in zip(a["ttft_ms"], b["ttft_ms"], strict=True) if y > 0]
+    return {
+        "pairs": pairs,
+        "ours": {"ttft_ms": spread(a["ttft_ms"]), "decode_tokens_per_s": spread(a["decode"])},
+        "raw": {"ttft_ms": spread(b["ttft_ms"]), "decode_tokens_per_s": spread(b["decode"])},
+        "decode_ratio_ours_over_raw": spread(decode_ratio),
+        "ttft_ratio_ours_over_raw": spread(ttft_ratio),
+        "completion_tokens_ours": a["tokens"],
+        "completion_tokens_raw": b["tokens"],
+        "runs": runs,
+    }
 
 
 def per_token_overhead(n_tokens: int = 20000) -> dict[str, float]:
@@ -128,56 +180,39 @@ def per_token_overhead(n_tokens: int = 20000) -> dict[str, float]:
 
 def main() -> int:
     parser = argparse.ArgumentParser(description=__doc__)
-    parser.add_argument("--rounds", type=int, default=9, help="paired decode runs (ours, raw)")
-    parser.add_argument("--ttft-rounds", type=int, default=3, help="cold + follow-up TTFT pairs")
-    parser.add_argument("--tokens", type=int, default=128, help="decode tokens per run")
-    parser.add_argument("--threads", type=int, default=default_threads())
-    parser.add_argument("--prompt-tokens", type=int, default=2000)
+    parser.add_argument("--pairs", type=int, default=5, help="cold A B pairs (Folio, raw)")
+    parser.add_argument("--ttft-rounds", type=int, default=2, help="cold + follow-up TTFT pairs")
+    parser.add_argument("--tokens", type=int, default=64, help="decode tokens per run")
+    parser.add_argument("--threads", type=int, default=0, help="decode threads (0 = Folio's default)")
+    parser.add_argument("--threads-batch", type=int, default=0, help="prefill threads (0 = default)")
+    parser.add_argument("--prompt-tokens", type=int, default=1000)
     parser.add_argument("--model", type=Path, default=paths.default_chat_model())
     args = parser.parse_args()
 
-    engine = Engine(args.model, n_ctx=4096, n_threads=args.threads)
+    prefer_passive_openmp()
+    engine = Engine(args.model, n_ctx=4096, n_threads=args.threads, n_threads_batch=args.threads_batch)
     info = engine.load()
-    llm = engine._llm
     hits = passages(args.prompt_tokens - 150, engine)
     cold_prompt = prompt_tokens(engine, hits, "Explain in detail why the first token takes long to appear.")
     follow_prompt = prompt_tokens(engine, hits, "And what makes each later token faster?")
     shared = next(i for i, (a, b) in enumerate(zip(cold_prompt, follow_prompt, strict=False)) if a != b)
     sampling = Sampling(temperature=0.2, seed=42, max_tokens=args.tokens, repeat_penalty=1.1)
-    print(f"model {info.name}, threads {args.threads}, prompt {len(cold_prompt)} tokens ({shared} shared)")
+    print(
+        f"model {info.name}, threads decode {engine.n_threads} prefill {engine.n_threads_batch}, "
+        f"prompt {len(cold_prompt)} tokens ({shared} shared), load {os.getloadavg()[0]:.1f}"
+    )
+    run_stream(engine, cold_prompt[:64], Sampling(max_tokens=4))  # warm-up: weights, graphs
 
-    # warm-up: page the weights in, allocate graphs
-    run_stream(engine, cold_prompt, Sampling(max_tokens=8))
-
-    ours: list[float] = []
-    raw: list[float] = []
-    counts: list[tuple[int, int]] = []
+    paired = paired_runs(engine, cold_prompt, sampling, args.pairs)
     ttft_cold: list[float] = []
     ttft_follow: list[float] = []
-    prefill_rates: list[float] = []
     reused: list[int] = []
-    for round_ in range(args.rounds):
-        # decode: alternate which path goes first; both decode after the same (cached) prompt
-        for path in ("ours", "raw") if round_ % 2 == 0 else ("raw", "ours"):
-            if path == "ours":
-                end, _, _ = run_stream(engine, cold_prompt, sampling)
-                first, last = end.first_token_at or 0.0, end.last_token_at or 0.0
-                ours.append(decode_rate(first, last, end.completion_tokens))
-                ours_count = end.completion_tokens
-            else:
-                _, first, last, count = run_raw(engine, cold_prompt, sampling)
-                raw.append(decode_rate(first, last, count))
-                raw_count = count
-        counts.append((ours_count, raw_count))
-        print(f"decode round {round_ + 1}: ours {ours[-1]:.1f} tok/s, raw {raw[-1]:.1f} tok/s")
     for round_ in range(args.ttft_rounds):
-        # TTFT: cold (nothing cached) then a follow-up question over the same passages
-        with engine.lock:
-            llm.reset()
+        # prefix reuse: a cold question, then a follow-up over the same passages
+        cold(engine)
         end, started, _ = run_stream(engine, cold_prompt, Sampling(max_tokens=1))
-        assert end.first_token_at is not None and end.prefill_tokens_per_s is not None
+        assert end.first_token_at is not None
         ttft_cold.append((end.first_token_at - started) * 1000.0)
-        prefill_rates.append(end.prefill_tokens_per_s)
         end, started, _ = run_stream(engine, follow_prompt, Sampling(max_tokens=1))
         assert end.first_token_at is not None
         ttft_follow.append((end.first_token_at - started) * 1000.0)
@@ -187,54 +222,38 @@ def main() -> int:
     overhead = per_token_overhead()
     result: dict[str, Any] = {
         "model": info.name,
-        "threads": args.threads,
+        "n_threads": engine.n_threads,
+        "n_threads_batch": engine.n_threads_batch,
         "n_ctx": info.n_ctx,
         "prompt_tokens": len(cold_prompt),
         "follow_up_prompt_tokens": len(follow_prompt),
         "shared_prefix_tokens": shared,
         "decode_tokens_per_run": args.tokens,
-        "rounds": args.rounds,
-        "ttft_rounds": args.ttft_rounds,
-        "decode_tokens_per_s": {
-            "ours_median": statistics.median(ours),
-            "raw_median": statistics.median(raw),
-            "ratio": statistics.median(ours) / statistics.median(raw),
-            "paired_ratio_median": statistics.median(o / r for o, r in zip(ours, raw, strict=True)),
-            "ours": ours,
-            "raw": raw,
-            "completion_tokens_ours_raw": counts,
-        },
-        "ttft_ms": {
-            "cold_median": statistics.median(ttft_cold),
-            "follow_up_median": statistics.median(ttft_follow),
-            "cold": ttft_cold,
-            "follow_up": ttft_follow,
+        "ours_vs_raw": paired,
+        "prefix_reuse": {
+            "cold_ttft_ms": spread(ttft_cold) if ttft_cold else None,
+            "follow_up_ttft_ms": spread(ttft_follow) if ttft_follow else None,
+            "follow_up_over_cold": statistics.median(ttft_follow) / statistics.median(ttft_cold)
+            if ttft_cold
+            else None,
             "follow_up_reused_tokens": reused,
         },
-        "prefill_tokens_per_s_median": statistics.median(prefill_rates),
         "text_path_overhead": overhead,
-        "machine": {
-            "cpu_count": os.cpu_count(),
-            "platform": platform.platform(),
-            "python": platform.python_version(),
-            "load_average": os.getloadavg(),
-        },
-        "command": " ".join([".venv/bin/python", "benchmarks/bench_generate.py", *sys.argv[1:]]),
     }
-    RESULTS.parent.mkdir(parents=True, exist_ok=True)
-    RESULTS.write_text(json.dumps(result, indent=2) + "\n", encoding="utf-8")
-    d, t = result["decode_tokens_per_s"], result["ttft_ms"]
-    print(
-        f"decode tok/s: ours {d['ours_median']:.1f}, raw {d['raw_median']:.1f}, ratio of medians "
-        f"{d['ratio']:.3f}, median paired ratio {d['paired_ratio_median']:.3f}"
-    )
-    print(f"ttft: cold {t['cold_median']:.0f} ms, follow-up {t['follow_up_median']:.0f} ms")
-    print(f"prefill: {result['prefill_tokens_per_s_median']:.0f} tok/s")
+    path = write_result("generate", result)
+    d, t = paired["decode_ratio_ours_over_raw"], paired["ttft_ratio_ours_over_raw"]
+    print(f"decode tok/s ours/raw: median {d['median']:.3f} (range {d['min']:.3f}-{d['max']:.3f})")
+    print(f"TTFT ours/raw: median {t['median']:.3f} (range {t['min']:.3f}-{t['max']:.3f})")
+    if ttft_cold:
+        print(
+            f"prefix reuse: cold {statistics.median(ttft_cold):.0f} ms, follow-up "
+            f"{statistics.median(ttft_follow):.0f} ms"
+        )
     print(
         f"text path: {overhead['first_window_us_per_token']:.2f} µs/token early, "
         f"{overhead['last_window_us_per_token']:.2f} µs/token after {overhead['tokens']} tokens"
     )
-    print(f"wrote {RESULTS}")
+    print(f"wrote {path}")
     engine.close()
     return 0
 

@@ -24,6 +24,7 @@ from app.core.config import Settings  # noqa: E402
 from app.core.ingest.page import PageContent  # noqa: E402
 from app.core.ingest.readers import ReadOptions, read_pages  # noqa: E402
 from app.core.qa import build_services  # noqa: E402
+from benchmarks.record_env import write_env  # noqa: E402
 
 logging.getLogger("pypdf").setLevel(logging.ERROR)
 
@@ -95,6 +96,7 @@ def main() -> int:
     out = REPO / "benchmarks" / "results" / "ingest.json"
     out.parent.mkdir(parents=True, exist_ok=True)
     out.write_text(json.dumps(results, indent=2))
+    write_env("ingest")
     print(f"wrote {out}")
     return 0
 

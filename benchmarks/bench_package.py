@@ -18,6 +18,7 @@ import platform
 import shutil
 import statistics
 import subprocess
+import sys
 import tempfile
 import time
 import tomllib
@@ -190,6 +191,10 @@ def main() -> int:
     out = REPO / "benchmarks" / "results" / "package.json"
     out.parent.mkdir(parents=True, exist_ok=True)
     out.write_text(json.dumps(results, indent=2) + "\n", encoding="utf-8")
+    sys.path.insert(0, str(REPO))
+    from benchmarks.record_env import write_env
+
+    write_env("package")
     print(json.dumps(results, indent=2))
     print(f"wrote {out}")
     return 0

@@ -51,6 +51,8 @@ class Settings:
     # chunking, in embedder tokens
     chunk_tokens: int = 200
     chunk_overlap_tokens: int = 30
+    # prompt evaluation (prefill) threads; n_threads above is for decode
+    n_threads_batch: int = 0  # 0 = let the engine pick (physical cores)
     # ingestion: read PDF pages without a text layer (scans) by OCR, in the extraction worker
     ocr_enabled: bool = True
 
@@ -63,6 +65,7 @@ class Settings:
     def validate(self) -> None:
         """Raise UsageError naming the first invalid value."""
         checks: list[tuple[bool, str]] = [
+            (0 <= self.n_threads_batch <= 256, "prompt threads must be 0 (automatic) to 256"),
             (self.n_ctx >= 512, "context size must be at least 512 tokens"),
             (self.n_ctx <= 1_048_576, "context size must be at most 1048576 tokens"),
             (self.n_threads >= 0, "threads must be 0 (automatic) or more"),

@@ -79,6 +79,8 @@ class SettingsDialog(QDialog):
         self.n_threads = _spin(-1, 256, settings.n_threads)
         self.n_threads.setSpecialValueText(self.tr("automatic"))
         self.n_threads.setMinimum(0)
+        self.n_threads_batch = _spin(0, 256, settings.n_threads_batch)
+        self.n_threads_batch.setSpecialValueText(self.tr("automatic"))
         self.n_gpu_layers = _spin(-1, 1000, settings.n_gpu_layers)
         self.n_gpu_layers.setSpecialValueText(self.tr("all"))
         self.temperature = _double(0.0, 5.0, settings.temperature, 0.05)
@@ -115,6 +117,7 @@ class SettingsDialog(QDialog):
         form.addRow("", self.model_info)
         form.addRow(self.tr("Context size (tokens)"), self.n_ctx)
         form.addRow(self.tr("Threads"), self.n_threads)
+        form.addRow(self.tr("Prompt threads"), self.n_threads_batch)
         form.addRow(self.tr("GPU layers"), self.n_gpu_layers)
         form.addRow(self.tr("Temperature"), self.temperature)
         form.addRow(self.tr("Top-k"), self.top_k)
@@ -195,6 +198,7 @@ class SettingsDialog(QDialog):
             embed_model_dir=self.embed_dir.text().strip(),
             n_ctx=self.n_ctx.value(),
             n_threads=self.n_threads.value(),
+            n_threads_batch=self.n_threads_batch.value(),
             n_gpu_layers=self.n_gpu_layers.value(),
             temperature=round(self.temperature.value(), 4),
             top_k=self.top_k.value(),

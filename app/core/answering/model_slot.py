@@ -9,7 +9,7 @@ from app.core.errors import ModelError
 from app.core.generate.engine import Engine
 from app.core.generate.model import ModelInfo, check_model_file
 
-MODEL_FIELDS = ("model_path", "n_ctx", "n_threads", "n_gpu_layers")
+MODEL_FIELDS = ("model_path", "n_ctx", "n_threads", "n_threads_batch", "n_gpu_layers")
 
 
 class ModelSlot:

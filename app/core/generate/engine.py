@@ -3,7 +3,6 @@
 from __future__ import annotations
 
 import ctypes
-import os
 import threading
 import time
 from collections.abc import Iterator, Sequence
@@ -17,6 +16,7 @@ from app.core.errors import ModelError
 from app.core.generate.model import ModelInfo, Sampling, check_model_file
 from app.core.generate.template import ChatTemplate
 from app.core.generate.textstream import THINKING, ChannelSplitter, Piece, Utf8Stream
+from app.core.generate.threads import default_batch_threads, default_threads, prefer_passive_openmp
 
 CALIBRATION_TEXT = (
     "Folio measures how fast this model reads a prompt, so that it can keep the time to the first "
@@ -58,13 +58,6 @@ class GenerationEnd:
         return evaluated / (self.prefill_ms / 1000.0)
 
 
-def default_threads() -> int:
-    """About the physical cores (logical / 2, at most 8): one thread per core decodes fastest, and
-    leaving the sibling threads free keeps the GUI and other programs from stalling llama.cpp's
-    thread pool (on a busy 2-core machine 2 threads decoded 7x slower than 1)."""
-    return max(1, min(8, (os.cpu_count() or 2) // 2))
-
-
 class Engine:
     """Owns one `llama_cpp.Llama`. Hold `lock` around `stream()`; loading is once and thread-safe."""
 
@@ -75,10 +68,12 @@ class Engine:
         n_threads: int = 0,
         n_gpu_layers: int = 0,
         n_batch: int = 512,
+        n_threads_batch: int = 0,
     ) -> None:
         self.model_path = Path(model_path)
         self.n_ctx = n_ctx
-        self.n_threads = n_threads or default_threads()
+        self.n_threads = n_threads or default_threads()  # decode
+        self.n_threads_batch = n_threads_batch or default_batch_threads()  # prefill
         self.n_gpu_layers = n_gpu_layers
         self.n_batch = n_batch
         self.lock = threading.Lock()  # one generation at a time; waiting on it is the queue span
@@ -94,7 +89,13 @@ class Engine:
 
     @classmethod
     def from_settings(cls, settings: Settings) -> Engine:
-        return cls(settings.chat_model_path(), settings.n_ctx, settings.n_threads, settings.n_gpu_layers)
+        return cls(
+            settings.chat_model_path(),
+            settings.n_ctx,
+            settings.n_threads,
+            settings.n_gpu_layers,
+            n_threads_batch=settings.n_threads_batch,
+        )
 
     def matches(self, settings: Settings) -> bool:
         """True when these settings would load the same model the same way."""
@@ -102,6 +103,7 @@ class Engine:
             self.model_path == settings.chat_model_path()
             and self.n_ctx == settings.n_ctx
             and self.n_threads == (settings.n_threads or default_threads())
+            and self.n_threads_batch == (settings.n_threads_batch or default_batch_threads())
             and self.n_gpu_layers == settings.n_gpu_layers
         )
 
@@ -120,6 +122,7 @@ class Engine:
             if self._info is not None:
                 return self._info
             check_model_file(self.model_path)
+            prefer_passive_openmp()
             from llama_cpp import Llama
 
             try:
@@ -128,7 +131,7 @@ class Engine:
                     n_ctx=self.n_ctx,
                     n_batch=self.n_batch,
                     n_threads=self.n_threads,
-                    n_threads_batch=self.n_threads,
+                    n_threads_batch=self.n_threads_batch,
                     n_gpu_layers=self.n_gpu_layers,
                     verbose=False,
                 )

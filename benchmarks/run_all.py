@@ -1,0 +1,164 @@
+"""`make bench`: run the benchmark set that fits in about 15 minutes on 2 quiet cores, print one table.
+
+Usage: python benchmarks/run_all.py [--full] [--only threads,generate,cli,ingest] [--table-only]
+--full runs more rounds and longer prompts (about 45 minutes on 2 cores). Each script writes
+benchmarks/results/NAME.json and NAME.env.json; the table is also written to results/table.md.
+Never run by `make test`.
+"""
+
+from __future__ import annotations
+
+import argparse
+import json
+import subprocess
+import sys
+import time
+from pathlib import Path
+from typing import Any
+
+ROOT = Path(__file__).resolve().parents[1]
+RESULTS = ROOT / "benchmarks" / "results"
+SAMPLES = ROOT.parent / "shared" / "pdf-samples"
+
+QUICK = {
+    "threads": ["--rounds", "3", "--prompt-tokens", "2000", "--decode-tokens", "32"],
+    "generate": ["--pairs", "5", "--prompt-tokens", "1000", "--tokens", "64", "--ttft-rounds", "2"],
+    "cli": ["--runs", "3", "--served-runs", "10", "--ask-runs", "1"],
+    "ingest": [],
+}
+FULL = {
+    "threads": ["--rounds", "7", "--prompt-tokens", "2000", "--decode-tokens", "64"],
+    "generate": ["--pairs", "9", "--prompt-tokens", "2000", "--tokens", "128", "--ttft-rounds", "5"],
+    "cli": ["--runs", "5", "--served-runs", "20", "--ask-runs", "3"],
+    "ingest": [],
+}
+
+
+def load(name: str) -> dict[str, Any] | None:
+    path = RESULTS / f"{name}.json"
+    return json.loads(path.read_text(encoding="utf-8")) if path.exists() else None
+
+
+def spread_text(value: dict[str, float] | None, digits: int = 0, unit: str = "") -> str:
+    if not value:
+        return "-"
+    f = f"{{:.{digits}f}}"
+    return f"{f.format(value['median'])}{unit} ({f.format(value['min'])}–{f.format(value['max'])})"
+
+
+def table() -> str:
+    """One markdown table from the latest results: figure, value (median, range), goal."""
+    rows: list[tuple[str, str, str]] = []
+    threads = load("threads")
+    if threads:
+        combos = {(c["n_threads"], c["n_threads_batch"]): c for c in threads["combinations"]}
+        for (t, b), c in sorted(combos.items()):
+            rows.append(
+                (
+                    f"prefill / decode tok/s, n_threads={t} n_threads_batch={b}",
+                    f"{spread_text(c['prefill_tokens_per_s'])} / {spread_text(c['decode_tokens_per_s'])}",
+                    "",
+                )
+            )
+        defaults = threads["defaults"]
+        chosen = combos.get((defaults["n_threads"], defaults["n_threads_batch"]))
+        today = combos.get((1, 1))
+        if chosen and today:
+            prefill = chosen["prefill_tokens_per_s"]["median"] / today["prefill_tokens_per_s"]["median"]
+            decode = chosen["decode_tokens_per_s"]["median"] / today["decode_tokens_per_s"]["median"]
+            rows.append(
+                (
+                    f"defaults here ({defaults['n_threads']}/{defaults['n_threads_batch']}) vs before (1/1)",
+                    f"prefill ×{prefill:.2f}, decode ×{decode:.2f}",
+                    "prefill ≥ 1.8×, decode ≥ 1×",
+                )
+            )
+    generate = load("generate")
+    if generate:
+        pair = generate["ours_vs_raw"]
+        rows.append(
+            (
+                f"Folio / raw decode tok/s ({pair['pairs']} cold pairs)",
+                spread_text(pair["decode_ratio_ours_over_raw"], 3),
+                "≥ 0.97",
+            )
+        )
+        rows.append(("Folio / raw TTFT", spread_text(pair["ttft_ratio_ours_over_raw"], 3), "≤ 1.03"))
+        rows.append(
+            (
+                f"TTFT cold, {generate['prompt_tokens']}-token prompt (Folio)",
+                spread_text(pair["ours"]["ttft_ms"], 0, " ms"),
+                "",
+            )
+        )
+        reuse = generate["prefix_reuse"]
+        if reuse.get("follow_up_over_cold") is not None:
+            rows.append(
+                (
+                    "TTFT follow-up / cold (prefix reuse)",
+                    f"{reuse['follow_up_over_cold']:.2f}",
+                    "≤ 0.3",
+                )
+            )
+    cli = load("cli")
+    if cli:
+        for command in ("search", "documents", "ask"):
+            cold = cli["cold_s"].get("this", {}).get(command)
+            served = cli["served_s"].get(command)
+            goal = {"search": "≤ 3 s cold, ≤ 0.3 s served"}.get(command, "")
+            rows.append(
+                (
+                    f"`folio {command}` wall time, cold / through `folio serve`",
+                    f"{spread_text(cold, 2, ' s')} / {spread_text(served, 2, ' s')}",
+                    goal,
+                )
+            )
+    ingest = load("ingest")
+    if ingest and "pages_per_s" in ingest:
+        rows.append((f"ingest pages/s ({ingest.get('pages', '?')} pages)", f"{ingest['pages_per_s']}", ""))
+        if "search_ms_median" in ingest:
+            rows.append(("search in-process, median ms", f"{ingest['search_ms_median']}", ""))
+    lines = ["| figure | median (min–max) | goal |", "|---|---|---|"]
+    lines += [f"| {a} | {b} | {c} |" for a, b, c in rows]
+    env_name = next((n for n in ("threads", "generate", "cli", "ingest") if load(n)), None)
+    if env_name:
+        env = json.loads((RESULTS / f"{env_name}.env.json").read_text(encoding="utf-8"))
+        cpu = env["cpu"]
+        lines.append("")
+        lines.append(
+            f"Machine: {cpu['model']}, {cpu['physical_cores']} physical / {cpu['logical_cores']} logical "
+            f"cores, {env['memory']['total_mib']} MiB, {env['os']}, Python {env['python']}, "
+            f"llama-cpp-python {env['packages'].get('llama-cpp-python')}, "
+            f"torch {env['packages'].get('torch')}; "
+            f"load average {env['load_average']} at {env['taken_at']} (records: results/*.env.json)."
+        )
+    return "\n".join(lines)
+
+
+def main() -> int:
+    parser = argparse.ArgumentParser(description=__doc__)
+    parser.add_argument("--full", action="store_true", help="more rounds, longer prompts (~45 min)")
+    parser.add_argument("--only", default="threads,generate,cli,ingest", help="comma-separated subset")
+    parser.add_argument("--table-only", action="store_true", help="print the table of the last results")
+    args = parser.parse_args()
+    if not args.table_only:
+        plan = FULL if args.full else QUICK
+        for name in args.only.split(","):
+            script = ROOT / "benchmarks" / f"bench_{name}.py"
+            extra = plan[name]
+            if name == "ingest" and not SAMPLES.exists():
+                print(f"skipping ingest: no sample PDFs in {SAMPLES}")
+                continue
+            started = time.perf_counter()
+            print(f"== {script.name} {' '.join(extra)}", flush=True)
+            done = subprocess.run([sys.executable, str(script), *extra], cwd=ROOT, check=False)
+            print(f"== {script.name}: exit {done.returncode} in {time.perf_counter() - started:.0f} s")
+    text = table()
+    RESULTS.mkdir(parents=True, exist_ok=True)
+    (RESULTS / "table.md").write_text(text + "\n", encoding="utf-8")
+    print(text)
+    return 0
+
+
+if __name__ == "__main__":
+    raise SystemExit(main())
