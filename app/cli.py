@@ -246,7 +246,11 @@ def cmd_reindex_library(args: argparse.Namespace, folio: Folio, out: TextIO) -> 
     from app.core.embed.embedder import Embedder
     from app.core.qa import build_services
 
-    embedder = Embedder(args.embedder.expanduser()) if args.embedder else None
+    embedder = (
+        Embedder(args.embedder.expanduser(), precision=folio.settings.embed_precision)
+        if args.embedder
+        else None
+    )
     new = build_services(folio.settings, target, embedder=embedder)
     try:
         return cmd_ingest(

@@ -33,7 +33,7 @@ os.environ.setdefault("TRANSFORMERS_OFFLINE", "1")
 REPO = Path(__file__).resolve().parents[1]
 sys.path.insert(0, str(REPO))
 
-from app.core.config import Settings  # noqa: E402
+from app.core.config import EMBED_PRECISIONS, Settings  # noqa: E402
 from app.core.qa import Folio, build_services  # noqa: E402
 from benchmarks.evaluation import report, scoring  # noqa: E402
 from benchmarks.evaluation.dataset import Question, QuestionSet, load_questions  # noqa: E402
@@ -67,6 +67,12 @@ def parse_args(argv: Sequence[str] | None = None) -> argparse.Namespace:
         "--save-baseline", action="store_true", help=f"store the retrieval figures as {BASELINE.name}"
     )
     parser.add_argument("--questions", type=Path, help="another question set file")
+    parser.add_argument(
+        "--embed-precision",
+        choices=EMBED_PRECISIONS,
+        default="auto",
+        help="the embedder's arithmetic (default auto: bf16 on native hardware, else fp32)",
+    )
     return parser.parse_args(argv)
 
 
@@ -95,6 +101,7 @@ def eval_settings(args: argparse.Namespace) -> Settings:
         seed=SEED,
         max_tokens=args.max_tokens,
         ttft_target_s=args.ttft_target,
+        embed_precision=args.embed_precision,
     )
 
 

@@ -17,6 +17,7 @@ from app.core.errors import UsageError
 
 SCHEMA_VERSION = 1
 CITE_MODES = ("free", "constrained")
+EMBED_PRECISIONS = ("auto", "fp32", "bf16")  # the embedder's arithmetic (embed/precision.py)
 
 
 @dataclass(frozen=True)
@@ -55,6 +56,9 @@ class Settings:
     n_threads_batch: int = 0  # 0 = let the engine pick (physical cores)
     # ingestion: read PDF pages without a text layer (scans) by OCR, in the extraction worker
     ocr_enabled: bool = True
+    # the embedder's arithmetic: "auto" = bfloat16 on CPUs with native bf16 units (AMX, AVX-512 BF16),
+    # else float32; applies from the next start
+    embed_precision: str = "auto"
 
     def chat_model_path(self) -> Path:
         return Path(self.model_path) if self.model_path else paths.default_chat_model()
@@ -83,6 +87,10 @@ class Settings:
             (self.ttft_target_s >= 0.0, "TTFT target must be 0 (off) or more seconds"),
             (-1.0 <= self.grounding_threshold <= 1.0, "grounding threshold must be between -1 and 1"),
             (self.cite_mode in CITE_MODES, f"citation mode must be one of {', '.join(CITE_MODES)}"),
+            (
+                self.embed_precision in EMBED_PRECISIONS,
+                f"embedding precision must be one of {', '.join(EMBED_PRECISIONS)}",
+            ),
             (32 <= self.chunk_tokens <= 512, "chunk size must be between 32 and 512 tokens"),
             (
                 0 <= self.chunk_overlap_tokens < self.chunk_tokens // 2,

@@ -250,4 +250,9 @@ def build_services(
 ) -> Folio:
     """The composition root: the CLI, the GUI and the tests build Folio here."""
     settings.validate()
-    return Folio(settings, library_dir, embedder or Embedder(settings.embed_model_path()), engine)
+    return Folio(
+        settings,
+        library_dir,
+        embedder or Embedder(settings.embed_model_path(), precision=settings.embed_precision),
+        engine,
+    )

@@ -90,7 +90,7 @@ class _Library:
         changed_outside = self._signature is not None and self._library_signature() != self._signature
         if self.folio is None or settings != self.folio.settings or changed_outside:
             if self._embedder is None or self._embedder.model_dir != settings.embed_model_path():
-                self._embedder = Embedder(settings.embed_model_path())
+                self._embedder = Embedder(settings.embed_model_path(), precision=settings.embed_precision)
             self.close()
             self.folio = build_services(settings, self.library_dir, embedder=self._embedder)
         return self.folio

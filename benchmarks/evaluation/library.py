@@ -12,6 +12,7 @@ from pathlib import Path
 from typing import Any
 
 from app.core.config import Settings
+from app.core.embed.precision import resolve_precision
 from app.core.qa import build_services
 from benchmarks.evaluation.dataset import REPO, QuestionSet
 
@@ -68,7 +69,10 @@ def cache_key(questions: QuestionSet, settings: Settings) -> dict[str, str]:
     for doc in questions.documents:
         docs.update(doc.name.encode())
         docs.update(hashlib.sha256(doc.file.read_bytes()).digest())
-    ingest = {name: getattr(settings, name) for name in INGEST_SETTINGS if name != "embed_model_dir"}
+    ingest: dict[str, object] = {
+        name: getattr(settings, name) for name in INGEST_SETTINGS if name != "embed_model_dir"
+    }
+    ingest["embed_precision"] = resolve_precision(settings.embed_precision)  # as run on this machine
     return {
         "documents": docs.hexdigest(),
         "embedder": embedder_identity(settings.embed_model_path()),

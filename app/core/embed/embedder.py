@@ -2,9 +2,10 @@
 
 from __future__ import annotations
 
+import contextlib
 import os
 import threading
-from collections.abc import Sequence
+from collections.abc import Iterator, Sequence
 from pathlib import Path
 from typing import Any
 
@@ -12,6 +13,7 @@ import numpy as np
 import numpy.typing as npt
 
 from app.core.embed.identity import model_identity
+from app.core.embed.precision import resolve_precision
 from app.core.errors import ModelError
 
 Vectors = npt.NDArray[np.float32]
@@ -24,10 +26,11 @@ class Embedder:
     folder must hold a complete sentence-transformers model.
     """
 
-    def __init__(self, model_dir: Path, batch_size: int = 32) -> None:
+    def __init__(self, model_dir: Path, batch_size: int = 32, precision: str = "auto") -> None:
         self.model_dir = model_dir
         self.name = model_dir.name
         self.batch_size = batch_size
+        self.precision = resolve_precision(precision)  # "fp32" or "bf16" (embed/precision.py)
         self._model: Any = None
         self._identity: str | None = None
         self._lock = threading.Lock()
@@ -123,7 +126,7 @@ class Embedder:
         if not texts:
             return np.zeros((0, dim), dtype=np.float32)
         model = self._load()
-        with self._use_lock:
+        with self._use_lock, self._arithmetic():
             vectors = model.encode(
                 list(texts),
                 batch_size=self.batch_size,
@@ -132,3 +135,17 @@ class Embedder:
                 show_progress_bar=False,
             )
         return np.ascontiguousarray(vectors, dtype=np.float32)
+
+    def _arithmetic(self) -> contextlib.AbstractContextManager[None]:
+        """bfloat16 autocast for the encoder's matrix products, or nothing (float32)."""
+        if self.precision != "bf16":
+            return contextlib.nullcontext()
+        return _bf16_autocast()
+
+
+@contextlib.contextmanager
+def _bf16_autocast() -> Iterator[None]:
+    import torch
+
+    with torch.autocast("cpu", dtype=torch.bfloat16):
+        yield
