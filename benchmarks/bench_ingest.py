@@ -10,7 +10,7 @@ In one run, on the same files:
   bf16 units), alternating over the rounds; pages/s, chunks/s, in-process search latency, size;
 - the cosine between the fp32 and bf16 vectors of the same chunks;
 - peak RSS of a whole `Folio.ingest` process for generated PDFs of 100 and 1,000 pages (each in its
-  own process: ru_maxrss is a process's lifetime peak).
+  own process, VmHWM: the process's lifetime peak).
 Defaults to the 251-page Chinese book and the 117-page GeoTopo PDF from ../shared/pdf-samples.
 Prints the figures and writes benchmarks/results/ingest.json.
 """
@@ -137,6 +137,18 @@ def peak_rss_child(pages: int) -> int:
         report = folio.ingest([pdf])
         folio.close()
         assert report.files[0].status == "added", report.files[0]
+    return peak_rss_kib()
+
+
+def peak_rss_kib() -> int:
+    """This process's peak RSS. On Linux VmHWM of /proc/self/status: ru_maxrss would carry the
+    parent's peak across fork and exec, so every child would report at least the parent's."""
+    try:
+        for line in Path("/proc/self/status").read_text(encoding="ascii").splitlines():
+            if line.startswith("VmHWM:"):
+                return int(line.split()[1])
+    except OSError:
+        pass
     return resource.getrusage(resource.RUSAGE_SELF).ru_maxrss
 
 

@@ -34,7 +34,8 @@ from app.core.embed.embedder import Embedder  # noqa: E402
 from app.core.index.sync import rebuild_index  # noqa: E402
 from app.core.ingest.chunker import ChunkDraft  # noqa: E402
 from app.core.retrieve import Retriever  # noqa: E402
-from app.core.store.library import LibraryStore, NewChunk  # noqa: E402
+from app.core.store.library import LibraryStore  # noqa: E402
+from app.core.store.records import NewChunk  # noqa: E402
 
 CHUNKS_PER_DOCUMENT = 1000
 WORDS_PER_CHUNK = 120

@@ -23,7 +23,8 @@ from app.core.passage import SearchResult
 from app.core.retrieve import Retriever
 from app.core.store.conversations import ChatSummary
 from app.core.store.layers import PageLayerInfo
-from app.core.store.library import DocumentInfo, LibraryStore
+from app.core.store.library import LibraryStore
+from app.core.store.records import DocumentInfo
 
 if TYPE_CHECKING:
     from app.core.answering.pipeline import Answerer

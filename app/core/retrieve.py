@@ -15,7 +15,8 @@ from app.core.ingest.normalize import normalize_text
 from app.core.keywords import terms_query, trigram_query
 from app.core.passage import Hit, SearchResult
 from app.core.script import has_cjk
-from app.core.store.library import ChunkRow, LibraryStore
+from app.core.store.library import LibraryStore
+from app.core.store.records import ChunkRow
 
 RRF_K = 10  # damps the head of each ranking; tuned on the eval (the usual 60 let weak legs vote too much)
 

@@ -29,7 +29,7 @@ from app.gui.i18n import QT_TRANSLATE_NOOP
 
 if TYPE_CHECKING:
     from app.core.ingest.pipeline import IngestReport
-    from app.core.store.library import DocumentInfo
+    from app.core.store.records import DocumentInfo
 
 Index = QModelIndex | QPersistentModelIndex
 

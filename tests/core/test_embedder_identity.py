@@ -15,7 +15,8 @@ from app.core.embed.identity import model_identity
 from app.core.errors import EmbedderMismatchError
 from app.core.ingest.chunker import ChunkDraft
 from app.core.store.database import STORE_FILE
-from app.core.store.library import LibraryStore, NewChunk
+from app.core.store.library import LibraryStore
+from app.core.store.records import NewChunk
 
 
 def _linked_copy(model: Path, target: Path) -> Path:

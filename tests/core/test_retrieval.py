@@ -16,7 +16,8 @@ from app.core.keywords import KEYWORDS_VERSION, query_terms, terms_query, terms_
 from app.core.qa import Folio
 from app.core.retrieve import reciprocal_rank_fusion, same_place
 from app.core.store.database import STORE_FILE
-from app.core.store.library import ChunkRow, LibraryStore, NewChunk
+from app.core.store.library import LibraryStore
+from app.core.store.records import ChunkRow, NewChunk
 from tests.pdfgen import write_pdf
 
 

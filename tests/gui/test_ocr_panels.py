@@ -10,7 +10,7 @@ from pytestqt.qtbot import QtBot
 
 from app.core.config import Settings
 from app.core.ingest.pipeline import OCR_PAGE_WEIGHT, IngestProgress
-from app.core.store.library import DocumentInfo
+from app.core.store.records import DocumentInfo
 from app.gui.ingest_controller import EtaEstimator
 from app.gui.library_panel import LibraryPanel
 from app.gui.main_window import DOCUMENT_FILTER

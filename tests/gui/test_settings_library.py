@@ -126,7 +126,7 @@ def test_remove_asks_first_then_removes_on_the_store_worker(qtbot: QtBot, make_w
 
     from PySide6.QtWidgets import QMessageBox
 
-    from app.core.store.library import DocumentInfo
+    from app.core.store.records import DocumentInfo
 
     window = make_window(fake_factory(FakeAnswerer(["ok"])))
     now = datetime.now(UTC)

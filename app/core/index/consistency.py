@@ -7,7 +7,8 @@ from pathlib import Path
 
 from app.core.index.sync import index_disagreement, rebuild_index
 from app.core.index.vector_index import VectorIndex
-from app.core.store.library import KEYWORD_TABLES, LibraryStore
+from app.core.store.keyword_tables import KEYWORD_TABLES
+from app.core.store.library import LibraryStore
 
 
 @dataclass

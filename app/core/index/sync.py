@@ -9,7 +9,8 @@ from pathlib import Path
 import numpy as np
 
 from app.core.index.vector_index import VectorIndex
-from app.core.store.library import LibraryStore, VectorChange
+from app.core.store.library import LibraryStore
+from app.core.store.records import VectorChange
 
 
 def index_disagreement(index: VectorIndex, store: LibraryStore) -> str | None:

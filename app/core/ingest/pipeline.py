@@ -23,7 +23,8 @@ from app.core.ingest.sections import paragraph_at, section_locator
 from app.core.ingest.worker import ExtractionFailed, PageExtractor
 from app.core.passage import ChunkDraft
 from app.core.store.layers import PageLayerInfo
-from app.core.store.library import DocumentInfo, LibraryStore, NewChunk
+from app.core.store.library import LibraryStore
+from app.core.store.records import DocumentInfo, NewChunk
 
 EMBED_BATCH = 64
 # Fewer non-space characters than this per page: no text layer (a scan with page numbers at most).

@@ -4,8 +4,6 @@ from __future__ import annotations
 
 import logging
 from collections.abc import Callable, Iterable, Iterator, Sequence
-from dataclasses import dataclass
-from datetime import datetime
 from pathlib import Path
 
 import numpy as np
@@ -14,11 +12,18 @@ from sqlalchemy import ColumnElement, Engine, delete, func, select, text
 from sqlalchemy.orm import Session, sessionmaker
 
 from app.core.errors import DocumentNotFoundError, EmbedderMismatchError
-from app.core.keywords import KEYWORDS_VERSION, terms_text
-from app.core.passage import ChunkDraft
+from app.core.keywords import KEYWORDS_VERSION
 from app.core.store.base import utcnow
 from app.core.store.database import open_engine, session_factory
 from app.core.store.file_lock import InterProcessLock
+from app.core.store.keyword_tables import (
+    KEYWORD_TABLES,
+    delete_keyword_rows,
+    insert_keyword_rows,
+    keyword_row_ids,
+    refill_keyword_tables,
+    search_keywords,
+)
 from app.core.store.layers import (
     LAYERS_SCHEMA_VERSION,
     PageLayerInfo,
@@ -29,97 +34,22 @@ from app.core.store.layers import (
     replace_layers,
 )
 from app.core.store.models import Chunk, Document, Meta
+from app.core.store.records import (
+    ChunkRow,
+    CommitHook,
+    DocumentInfo,
+    NewChunk,
+    VectorChange,
+    WriteOutcome,
+    document_info,
+)
 from app.core.store.staging import ChunkStaging, remove_leftover_staging
 
 SCHEMA_VERSION = LAYERS_SCHEMA_VERSION
-KEYWORD_TABLES = ("chunks_terms", "chunks_trigram")
 WRITER_LOCK_FILE = ".writer.lock"
 GENERATION_KEY = "index_generation"
 
 log = logging.getLogger("folio")
-
-
-@dataclass(frozen=True)
-class DocumentInfo:
-    """A document as listed to the user."""
-
-    id: int
-    name: str
-    path: str
-    kind: str
-    pages: int
-    chunks: int
-    size: int
-    status: str
-    sha256: str
-    added_at: datetime
-    updated_at: datetime
-    ocr_pages: int = 0  # pages read by OCR
-
-    def to_json(self) -> dict[str, object]:
-        return {
-            "id": self.id,
-            "document": self.name,
-            "path": self.path,
-            "kind": self.kind,
-            "pages": self.pages,
-            "chunks": self.chunks,
-            "size": self.size,
-            "status": self.status,
-            "sha256": self.sha256,
-            "added_at": self.added_at.isoformat(),
-            "updated_at": self.updated_at.isoformat(),
-            "ocr_pages": self.ocr_pages,
-        }
-
-
-@dataclass(frozen=True)
-class ChunkRow:
-    """A chunk joined with its document, as retrieval needs it."""
-
-    chunk_id: int
-    document_id: int
-    document: str
-    path: str
-    page_start: int
-    page_end: int
-    char_start: int
-    char_end: int
-    text: str
-    embedding: bytes
-    section: str = ""  # "Guide › Install, ¶ 2" for documents without pages
-
-
-@dataclass(frozen=True)
-class VectorChange:
-    """One committed change of the library's vectors: the index generation moved from `before` to
-    `after`; `removed` chunk ids lost their vectors, `added` ids got theirs."""
-
-    before: int
-    after: int
-    removed: npt.NDArray[np.int64]
-    added: npt.NDArray[np.int64]
-
-
-@dataclass(frozen=True)
-class WriteOutcome:
-    """What `write_document` did: added, updated, or unchanged (the same bytes were already there,
-    found under the writer lock, so two processes racing on one file end as ONE document)."""
-
-    status: str  # added | updated | unchanged
-    document: DocumentInfo
-    change: VectorChange | None
-
-
-CommitHook = Callable[[VectorChange], None]
-
-
-@dataclass(frozen=True)
-class NewChunk:
-    """A chunk ready to store: draft plus its embedding."""
-
-    draft: ChunkDraft
-    vector: npt.NDArray[np.float32]
 
 
 class LibraryStore:
@@ -210,7 +140,7 @@ class LibraryStore:
             )
             docs = session.scalars(select(Document).order_by(Document.name, Document.id)).all()
             ocr = ocr_page_counts(session)
-            return [_info(doc, int(counts.get(doc.id, 0)), ocr.get(doc.id, 0)) for doc in docs]
+            return [document_info(doc, int(counts.get(doc.id, 0)), ocr.get(doc.id, 0)) for doc in docs]
 
     def document_by_path(self, path: str) -> DocumentInfo | None:
         return self._first_document(Document.path == path)
@@ -224,7 +154,7 @@ class LibraryStore:
             if doc is None:
                 return None
             count = session.scalar(select(func.count(Chunk.id)).where(Chunk.document_id == doc.id)) or 0
-            return _info(doc, int(count), len(ocr_pages_of(session, doc.id)))
+            return document_info(doc, int(count), len(ocr_pages_of(session, doc.id)))
 
     def find_document(self, ref: str | int) -> DocumentInfo:
         """A document by id, full path, or file name (a name must be unique)."""
@@ -289,7 +219,7 @@ class LibraryStore:
                         count = session.scalar(
                             select(func.count(Chunk.id)).where(Chunk.document_id == same.id)
                         )
-                        return WriteOutcome("unchanged", _info(same, int(count or 0)), None)
+                        return WriteOutcome("unchanged", document_info(same, int(count or 0)), None)
                     replaced = np.zeros(0, dtype=np.int64)
                     now = utcnow()
                     if old is not None:
@@ -297,7 +227,7 @@ class LibraryStore:
                             session.scalars(select(Chunk.id).where(Chunk.document_id == old.id)).all(),
                             dtype=np.int64,
                         )
-                        _delete_keyword_rows(session, replaced)
+                        delete_keyword_rows(session, replaced)
                         session.execute(delete(Chunk).where(Chunk.document_id == old.id))
                         doc = old
                         doc.sha256, doc.size, doc.kind, doc.updated_at = sha256, size, kind, now
@@ -322,14 +252,14 @@ class LibraryStore:
                         rows = [Chunk(document_id=doc.id, **dict(staged)) for staged in part]
                         session.add_all(rows)
                         session.flush()
-                        _insert_keyword_rows(session, [(r.id, r.text) for r in rows])
+                        insert_keyword_rows(session, [(r.id, r.text) for r in rows])
                         new_ids.extend(r.id for r in rows)
                     before, after = _bump_generation(session)
                 change = VectorChange(before, after, replaced, np.asarray(new_ids, dtype=np.int64))
                 if on_commit is not None:
                     on_commit(change)
         status = "updated" if old is not None else "added"
-        return WriteOutcome(status, _info(doc, len(new_ids)), change)
+        return WriteOutcome(status, document_info(doc, len(new_ids)), change)
 
     def delete_document(self, document_id: int, on_commit: CommitHook | None = None) -> VectorChange:
         """Delete a document, its chunks and keyword rows in one transaction; `on_commit` runs
@@ -343,7 +273,7 @@ class LibraryStore:
                     session.scalars(select(Chunk.id).where(Chunk.document_id == document_id)).all(),
                     dtype=np.int64,
                 )
-                _delete_keyword_rows(session, ids)
+                delete_keyword_rows(session, ids)
                 session.execute(delete(Chunk).where(Chunk.document_id == document_id))
                 session.delete(doc)
                 before, after = _bump_generation(session)
@@ -438,21 +368,12 @@ class LibraryStore:
 
     def keyword_search(self, table: str, expression: str, limit: int) -> list[int]:
         """Chunk ids matching an FTS5 expression in `chunks_terms` or `chunks_trigram`, bm25 order."""
-        if table not in KEYWORD_TABLES:
-            raise ValueError(table)
         with self.sessions() as session:
-            rows = session.execute(
-                text(f"SELECT rowid FROM {table} WHERE {table} MATCH :q ORDER BY bm25({table}) LIMIT :n"),
-                {"q": expression, "n": limit},
-            ).all()
-        return [int(r[0]) for r in rows]
+            return search_keywords(session, table, expression, limit)
 
     def keyword_row_ids(self, table: str) -> npt.NDArray[np.int64]:
-        if table not in KEYWORD_TABLES:
-            raise ValueError(table)
         with self.sessions() as session:
-            rows = session.execute(text(f"SELECT rowid FROM {table} ORDER BY rowid")).all()
-        return np.asarray([r[0] for r in rows], dtype=np.int64)
+            return keyword_row_ids(session, table)
 
     def rebuild_keyword_tables(self, tables: Sequence[str] = KEYWORD_TABLES) -> None:
         """Refill keyword tables from the chunk texts (the truth) in one transaction, and stamp
@@ -460,17 +381,7 @@ class LibraryStore:
         if any(table not in KEYWORD_TABLES for table in tables):
             raise ValueError(tables)
         with self.write_lock, self.sessions.begin() as session:
-            for table in tables:
-                session.execute(text(f"DELETE FROM {table}"))
-            last = 0
-            while True:
-                rows = session.execute(
-                    select(Chunk.id, Chunk.text).where(Chunk.id > last).order_by(Chunk.id).limit(2000)
-                ).all()
-                if not rows:
-                    break
-                _insert_keyword_rows(session, [(r[0], r[1]) for r in rows], tables)
-                last = rows[-1][0]
+            refill_keyword_tables(session, tables)
             session.merge(Meta(key="keywords_version", value=KEYWORDS_VERSION))
 
     def _refresh_keyword_tables(self) -> None:
@@ -500,46 +411,3 @@ def _bump_generation(session: Session) -> tuple[int, int]:
     before = int(row.value) if row is not None else 0
     session.merge(Meta(key=GENERATION_KEY, value=str(before + 1)))
     return before, before + 1
-
-
-def _insert_keyword_rows(
-    session: Session, rows: Sequence[tuple[int, str]], tables: Sequence[str] = KEYWORD_TABLES
-) -> None:
-    if not rows:
-        return
-    if "chunks_trigram" in tables:
-        session.execute(
-            text("INSERT INTO chunks_trigram(rowid, text) VALUES (:id, :text)"),
-            [{"id": cid, "text": body} for cid, body in rows],
-        )
-    if "chunks_terms" in tables:
-        session.execute(
-            text("INSERT INTO chunks_terms(rowid, terms) VALUES (:id, :terms)"),
-            [{"id": cid, "terms": terms_text(body)} for cid, body in rows],
-        )
-
-
-def _delete_keyword_rows(session: Session, ids: npt.NDArray[np.int64]) -> None:
-    for start in range(0, len(ids), 500):
-        part = [int(i) for i in ids[start : start + 500]]
-        params = {f"i{n}": v for n, v in enumerate(part)}
-        marks = ", ".join(f":i{n}" for n in range(len(part)))
-        session.execute(text(f"DELETE FROM chunks_trigram WHERE rowid IN ({marks})"), params)
-        session.execute(text(f"DELETE FROM chunks_terms WHERE rowid IN ({marks})"), params)
-
-
-def _info(doc: Document, chunks: int, ocr_pages: int = 0) -> DocumentInfo:
-    return DocumentInfo(
-        doc.id,
-        doc.name,
-        doc.path,
-        doc.kind,
-        doc.pages,
-        chunks,
-        doc.size,
-        doc.status,
-        doc.sha256,
-        doc.added_at,
-        doc.updated_at,
-        ocr_pages,
-    )
