@@ -208,3 +208,13 @@ def test_the_embedding_signal_is_used_and_sentences_are_embedded_in_one_batch(em
     assert semantic.sentences[0].support > lexical.sentences[0].support
     assert semantic.sentences[1].wrong_citations == (1,)
     assert calls == [["Vessels pass the reef safely thanks to the light.", "The shop sells honey and maps."]]
+
+
+def test_a_number_moved_to_another_unit_is_not_support() -> None:
+    assert only("The mill pond is 2.5 m deep.", LIGHTHOUSE).supported is True  # metres = m
+    litres = only("The mill pond is 2.5 litres deep [3].", LIGHTHOUSE)
+    assert (litres.supported, litres.wrong_citations) == (False, (3,))
+    minutes = only("The light shows a green flash every 12 minutes.", LIGHTHOUSE)
+    assert (minutes.supported, minutes.citations) == (False, ())
+    assert only("灯塔每12秒发出一次绿色闪光。", LIGHTHOUSE_ZH).supported is True
+    assert only("灯塔每12分钟发出一次绿色闪光。", LIGHTHOUSE_ZH).supported is False

@@ -10,6 +10,7 @@ import numpy as np
 import numpy.typing as npt
 
 from app.core.answering.lexical import Weights, is_connective, is_number, normalize, specifics, terms
+from app.core.answering.quantities import clashes, quantities
 from app.core.answering.refusal import is_refusal
 from app.core.answering.sentences import Sentence, split_sentences
 from app.core.script import has_cjk
@@ -146,6 +147,7 @@ class _Passage:
         self.text = text
         self.pieces = [((s.start, s.end), frozenset(terms(normalize(s.body)))) for s in split_sentences(text)]
         self.terms = frozenset().union(*(piece_terms for _, piece_terms in self.pieces))
+        self.quantities = quantities(normalize(text))
 
 
 def _kind_of(sentence: Sentence) -> Kind:
@@ -193,6 +195,8 @@ class _Scores:
         self._weights = {term: weights.weight(term, calibration.number_boost) for term in self.terms}
         self._total = sum(self._weights.values())
         self._required = specifics(text)
+        self._quantities = quantities(text)
+        self._passage_quantities = [p.quantities for p in passages]
         # the sentence's terms and required terms each passage holds
         wanted = self._required.union(self.terms)
         self._held = [frozenset(t for t in wanted if t in p.terms) for p in passages]
@@ -216,6 +220,10 @@ class _Scores:
             semantic = self._share * max(self._semantic[i] for i in indices)
             score = 1.0 - (1.0 - score) * (1.0 - semantic)
         absent_here = sum(1 for term in self._required if term not in held) - self._nowhere
+        if self._quantities:  # "12 minutes" where the passages say "12 seconds"
+            absent_here += clashes(
+                self._quantities, frozenset().union(*(self._passage_quantities[i] for i in indices))
+            )
         score *= (1.0 - self._calibration.missing_here) ** absent_here
         return score * (1.0 - self._calibration.missing_everywhere) ** self._nowhere
 

@@ -1,0 +1,91 @@
+"""Numbers with their units ("12 s", "2.5 metres", "1.2 升") in one canonical form, so that an answer
+that moves a passage's number to another unit ("12 minutes" for "12 seconds") is caught."""
+
+from __future__ import annotations
+
+import re
+
+from app.core.answering.numbers import spell_numbers
+
+# canonical unit: its spellings. Latin spellings match whole words, case-insensitively; the one-letter
+# symbols are in _SYMBOLS (case matters there: "5 M" is five million, not five metres).
+_UNITS: dict[str, tuple[str, ...]] = {
+    "m": ("metre", "metres", "meter", "meters", "米"),
+    "km": ("km", "kilometre", "kilometres", "kilometer", "kilometers", "公里", "千米"),
+    "cm": ("cm", "centimetre", "centimetres", "centimeter", "centimeters", "厘米"),
+    "mm": ("mm", "millimetre", "millimetres", "millimeter", "millimeters", "毫米"),
+    "ft": ("ft", "foot", "feet"),
+    "inch": ("inch", "inches"),
+    "l": ("litre", "litres", "liter", "liters", "升"),
+    "ml": ("ml", "millilitre", "millilitres", "milliliter", "milliliters", "毫升"),
+    "kg": ("kg", "kilogram", "kilograms", "kilo", "kilos", "千克", "公斤"),
+    "g": ("gram", "grams", "克"),
+    "t": ("tonne", "tonnes", "ton", "tons", "吨"),
+    "s": ("sec", "secs", "second", "seconds", "秒", "秒钟"),
+    "min": ("min", "mins", "minute", "minutes", "分钟"),
+    "h": ("hr", "hrs", "hour", "hours", "小时", "个小时"),
+    "day": ("day", "days", "天"),
+    "week": ("week", "weeks", "周", "星期", "个星期"),
+    "month": ("month", "months", "个月"),
+    "year": ("year", "years", "yr", "yrs"),
+    "%": ("%", "percent", "per cent"),
+    "byte": ("byte", "bytes", "字节"),
+    "kb": ("kb", "kilobyte", "kilobytes"),
+    "kib": ("kib",),
+    "mb": ("mb", "megabyte", "megabytes"),
+    "mib": ("mib",),
+    "gb": ("gb", "gigabyte", "gigabytes"),
+    "gib": ("gib",),
+    "tb": ("tb", "terabyte", "terabytes"),
+    "w": ("watt", "watts", "瓦"),
+    "kw": ("kw", "kilowatt", "kilowatts", "千瓦"),
+    "v": ("volt", "volts", "伏"),
+    "mah": ("mah",),
+    "hz": ("hz", "hertz"),
+    "khz": ("khz",),
+    "mhz": ("mhz",),
+    "ghz": ("ghz",),
+    "deg": ("°", "°c", "°f", "℃", "℉", "degree", "degrees", "度"),
+    "x": ("×", "times", "倍"),
+}
+_SYMBOLS = {"m": "m", "l": "l", "L": "l", "g": "g", "s": "s", "h": "h", "W": "w", "V": "v"}
+_CANONICAL = {spelling.lower(): unit for unit, spellings in _UNITS.items() for spelling in spellings}
+_SPELLINGS = sorted([*_CANONICAL, *_SYMBOLS], key=len, reverse=True)
+_QUANTITY = re.compile(
+    r"(?<![\d.,])(?P<number>\d+(?:[.,]\d+)*)\s?-?\s?(?P<unit>"
+    + "|".join(re.escape(s) for s in _SPELLINGS)
+    + r")(?![A-Za-z])",
+    re.IGNORECASE,
+)
+_THOUSANDS = re.compile(r"\d{1,3}(?:,\d{3})+")
+
+Quantity = tuple[str, str]  # (number as in lexical terms, canonical unit)
+
+
+def _number(token: str) -> str:
+    return token.replace(",", "") if _THOUSANDS.fullmatch(token) else token.replace(",", ".")
+
+
+def _unit(spelling: str) -> str | None:
+    if len(spelling) == 1 and spelling.isascii() and spelling.isalpha():
+        return _SYMBOLS.get(spelling)  # case-sensitive: "m" metres, "M" not a unit
+    return _CANONICAL.get(spelling.lower())
+
+
+def quantities(text: str) -> frozenset[Quantity]:
+    """The (number, unit) pairs of normalised text: "31 m tall" and "thirty-one metres" both give
+    ("31", "m"); "每12秒" gives ("12", "s")."""
+    found: set[Quantity] = set()
+    for match in _QUANTITY.finditer(spell_numbers(text)):
+        unit = _unit(match.group("unit"))
+        if unit is not None:
+            found.add((_number(match.group("number")), unit))
+    return frozenset(found)
+
+
+def clashes(claimed: frozenset[Quantity], held: frozenset[Quantity]) -> int:
+    """How many claimed quantities the passages contradict: the number is there, but only with
+    other units ("12 minutes" against "12 seconds"). A number the passages hold without a unit, or
+    not at all, is no clash (the other checks judge it)."""
+    numbers = {number for number, _ in held}
+    return sum(1 for quantity in claimed if quantity not in held and quantity[0] in numbers)

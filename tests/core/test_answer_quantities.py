@@ -1,0 +1,29 @@
+"""Numbers with units in canonical form, and when an answer's unit contradicts the passages."""
+
+from __future__ import annotations
+
+from app.core.answering.quantities import clashes, quantities
+
+
+def test_spellings_symbols_and_cjk_units_meet_in_one_form() -> None:
+    assert quantities("31 m tall") == quantities("thirty-one metres") == {("31", "m")}
+    assert quantities("每12秒一次") == quantities("a 12-second flash") == {("12", "s")}
+    assert quantities("1.2 L or 1.2 litres") == {("1.2", "l")}
+    assert quantities("a line of 4,095 bytes") == {("4095", "byte")}
+    assert quantities("90 °C and 2 GB, 100%") == {("90", "deg"), ("2", "gb"), ("100", "%")}
+    assert quantities("高31米，重2公斤") == {("31", "m"), ("2", "kg")}
+
+
+def test_symbols_are_case_sensitive_and_words_whole() -> None:
+    assert quantities("5 M users") == frozenset()  # five million, not five metres
+    assert quantities("3 mice and 4 minions") == frozenset()
+    assert quantities("built in 1893") == frozenset()
+    assert quantities("version 1.2.3 s") == {("1.2.3", "s")}
+
+
+def test_a_clash_needs_the_number_with_another_unit_only() -> None:
+    held = quantities("The flash comes every 12 seconds; the horn sounds 2 times a minute.")
+    assert clashes(quantities("every 12 minutes"), held) == 1
+    assert clashes(quantities("every 12 s"), held) == 0  # the same quantity
+    assert clashes(quantities("every 15 minutes"), held) == 0  # a number the passages lack: not a clash
+    assert clashes(quantities("12 seconds, then 2 minutes"), held) == 1
