@@ -1,6 +1,6 @@
 """`make bench`: run the benchmark set that fits in about 15 minutes on 2 quiet cores, print one table.
 
-Usage: python benchmarks/run_all.py [--full] [--only threads,generate,cli,ingest] [--table-only]
+Usage: python benchmarks/run_all.py [--full] [--only threads,generate,cli,ingest,determinism] [--table-only]
 --full runs more rounds and longer prompts (about 45 minutes on 2 cores). Each script writes
 benchmarks/results/NAME.json and NAME.env.json; the table is also written to results/table.md.
 Never run by `make test`.
@@ -17,6 +17,10 @@ from pathlib import Path
 from typing import Any
 
 ROOT = Path(__file__).resolve().parents[1]
+sys.path.insert(0, str(ROOT))
+
+from app.core import paths  # noqa: E402
+
 RESULTS = ROOT / "benchmarks" / "results"
 SAMPLES = ROOT.parent / "shared" / "pdf-samples"
 
@@ -25,12 +29,19 @@ QUICK = {
     "generate": ["--pairs", "5", "--prompt-tokens", "1000", "--tokens", "64", "--ttft-rounds", "2"],
     "cli": ["--runs", "3", "--served-runs", "10", "--ask-runs", "1"],
     "ingest": ["--rss-pages", "100"],
+    "determinism": [],
 }
 FULL = {
     "threads": ["--rounds", "7", "--prompt-tokens", "2000", "--decode-tokens", "64"],
     "generate": ["--pairs", "9", "--prompt-tokens", "2000", "--tokens", "128", "--ttft-rounds", "5"],
     "cli": ["--runs", "5", "--served-runs", "20", "--ask-runs", "3"],
     "ingest": ["--rounds", "2"],
+    "determinism": [
+        "--model",
+        str(paths.default_chat_model()),
+        "--tokens",
+        "128",
+    ],
 }
 
 
@@ -137,6 +148,18 @@ def table() -> str:
             rows.append((f"ingest speed-up, {precision} over fp32", f"×{speedup}", "≥ ×2"))
         for pages, mib in ingest.get("peak_rss_mib", {}).items():
             rows.append((f"ingest peak RSS, {pages} pages", f"{mib} MiB", "flat"))
+    determinism = load("determinism")
+    if determinism:
+        runs = determinism["runs"]
+        same = sum(1 for run in runs if run["identical"])
+        rows.append(
+            (
+                f"temperature 0, {determinism['model']}: runs bit-identical to the first "
+                "(3 repeats, n_batch 64/128, threads 1/1 and 2/2)",
+                f"{same} of {len(runs)}",
+                "all",
+            )
+        )
     lines = ["| figure | median (min–max) | goal |", "|---|---|---|"]
     lines += [f"| {a} | {b} | {c} |" for a, b, c in rows]
     env_name = next((n for n in ("threads", "generate", "cli", "ingest") if load(n)), None)
@@ -157,7 +180,9 @@ def table() -> str:
 def main() -> int:
     parser = argparse.ArgumentParser(description=__doc__)
     parser.add_argument("--full", action="store_true", help="more rounds, longer prompts (~45 min)")
-    parser.add_argument("--only", default="threads,generate,cli,ingest", help="comma-separated subset")
+    parser.add_argument(
+        "--only", default="threads,generate,cli,ingest,determinism", help="comma-separated subset"
+    )
     parser.add_argument("--table-only", action="store_true", help="print the table of the last results")
     args = parser.parse_args()
     if not args.table_only:
