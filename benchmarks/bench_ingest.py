@@ -123,16 +123,20 @@ def ingest_once(pdfs: list[Path], precision: str, tmp: Path, round_no: int) -> d
     }
 
 
-def peak_rss_child(pages: int) -> int:
-    """In a child process: ingest a generated `pages`-page PDF; print the peak RSS in KiB."""
+def write_long_pdf(path: Path, pages: int) -> Path:
+    """A text PDF of `pages` pages, twelve lines each, every page with its own figures."""
     from tests.pdfgen import write_pdf
 
     line = "Section {p}: the harbour crane lifts {t} tonnes; the tide table for berth {b} is on page {p}."
+    return write_pdf(
+        path, [[line.format(p=p, t=p % 90 + 10, b=p % 17) for _ in range(12)] for p in range(1, pages + 1)]
+    )
+
+
+def peak_rss_child(pages: int) -> int:
+    """In a child process: ingest a generated `pages`-page PDF; print the peak RSS in KiB."""
     with tempfile.TemporaryDirectory(prefix="folio-rss-") as tmp:
-        pdf = write_pdf(
-            Path(tmp) / "long.pdf",
-            [[line.format(p=p, t=p % 90 + 10, b=p % 17) for _ in range(12)] for p in range(1, pages + 1)],
-        )
+        pdf = write_long_pdf(Path(tmp) / "long.pdf", pages)
         folio = build_services(Settings(), Path(tmp) / "library")
         report = folio.ingest([pdf])
         folio.close()

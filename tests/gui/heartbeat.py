@@ -1,4 +1,4 @@
-"""A 10 ms QTimer heartbeat that records the worst gap between beats (GUI-thread responsiveness)."""
+"""A 10 ms QTimer heartbeat that records the gaps between beats (GUI-thread responsiveness)."""
 
 from __future__ import annotations
 
@@ -18,6 +18,7 @@ class Heartbeat(QObject):
         self.last = 0.0
         self.worst_gap_ms = 0.0
         self.beats = 0
+        self.gaps_ms: list[float] = []
 
     def start(self) -> None:
         self.last = time.perf_counter()
@@ -28,6 +29,15 @@ class Heartbeat(QObject):
 
     def _beat(self) -> None:
         now = time.perf_counter()
-        self.worst_gap_ms = max(self.worst_gap_ms, (now - self.last) * 1000.0)
+        gap = (now - self.last) * 1000.0
+        self.worst_gap_ms = max(self.worst_gap_ms, gap)
+        self.gaps_ms.append(gap)
         self.last = now
         self.beats += 1
+
+    def percentile(self, share: float) -> float:
+        """The gap that `share` (0–1) of all gaps stay under; 0 before any beat."""
+        if not self.gaps_ms:
+            return 0.0
+        ordered = sorted(self.gaps_ms)
+        return ordered[min(len(ordered) - 1, int(share * len(ordered)))]
