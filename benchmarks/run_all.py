@@ -1,6 +1,7 @@
 """`make bench`: run the benchmark set that fits in about 15 minutes on 2 quiet cores, print one table.
 
-Usage: python benchmarks/run_all.py [--full] [--only threads,generate,cli,ingest,determinism] [--table-only]
+Usage: python benchmarks/run_all.py [--full] [--only threads,generate,cli,ingest,determinism,gui]
+       [--table-only]
 --full runs more rounds and longer prompts (about 45 minutes on 2 cores). Each script writes
 benchmarks/results/NAME.json and NAME.env.json; the table is also written to results/table.md.
 Never run by `make test`.
@@ -30,6 +31,7 @@ QUICK = {
     "cli": ["--runs", "3", "--served-runs", "10", "--ask-runs", "1"],
     "ingest": ["--rss-pages", "100"],
     "determinism": [],
+    "gui": [],
 }
 FULL = {
     "threads": ["--rounds", "7", "--prompt-tokens", "2000", "--decode-tokens", "64"],
@@ -42,6 +44,7 @@ FULL = {
         "--tokens",
         "128",
     ],
+    "gui": ["--pages", "300"],
 }
 
 
@@ -160,6 +163,29 @@ def table() -> str:
                 "all",
             )
         )
+    gui = load("gui")
+    if gui:
+        rows.append(
+            (
+                "launch → window shown / → ready to answer (model loaded)",
+                f"{gui['launch_to_window_s']} s / {gui['launch_to_ready_s']} s",
+                "",
+            )
+        )
+        for part in ("ingest", "answer"):
+            stall = gui[part]["stalls"]
+            what = (
+                f"ingesting {gui['ingest']['pages']} pages"
+                if part == "ingest"
+                else f"streaming an answer ({gui['answer']['completion_tokens']} tokens)"
+            )
+            rows.append(
+                (
+                    f"GUI event-loop stall while {what}: worst / p99",
+                    f"{stall['worst_ms']} / {stall['p99_ms']} ms",
+                    "",
+                )
+            )
     lines = ["| figure | median (min–max) | goal |", "|---|---|---|"]
     lines += [f"| {a} | {b} | {c} |" for a, b, c in rows]
     env_name = next((n for n in ("threads", "generate", "cli", "ingest") if load(n)), None)
@@ -181,7 +207,7 @@ def main() -> int:
     parser = argparse.ArgumentParser(description=__doc__)
     parser.add_argument("--full", action="store_true", help="more rounds, longer prompts (~45 min)")
     parser.add_argument(
-        "--only", default="threads,generate,cli,ingest,determinism", help="comma-separated subset"
+        "--only", default="threads,generate,cli,ingest,determinism,gui", help="comma-separated subset"
     )
     parser.add_argument("--table-only", action="store_true", help="print the table of the last results")
     args = parser.parse_args()
