@@ -93,13 +93,21 @@ class Retriever:
         legs: list[tuple[float, list[int]]] = []
         if weights.dense > 0:
             legs.append((weights.dense, [cid for cid, _ in self.index.search(query_vector, pool)]))
-        for weight, table, expression in (
-            (weights.terms, "chunks_terms", terms_query(normalized)),
-            (weights.trigram, "chunks_trigram", trigram_query(normalized)),
-        ):
-            if weight > 0 and expression:
-                legs.append((weight, self.store.keyword_search(table, expression, pool)))
+        for weight, table, expression in self.keyword_legs(normalized):
+            legs.append((weight, self.store.keyword_search(table, expression, pool)))
         return [ranking for _, ranking in legs], [weight for weight, _ in legs]
+
+    def keyword_legs(self, normalized: str) -> list[tuple[float, str, str]]:
+        """(weight, table, FTS5 expression) of each keyword leg this query runs."""
+        weights = self.weights[query_script(normalized)]
+        return [
+            (weight, table, expression)
+            for weight, table, expression in (
+                (weights.terms, "chunks_terms", terms_query(normalized)),
+                (weights.trigram, "chunks_trigram", trigram_query(normalized)),
+            )
+            if weight > 0 and expression
+        ]
 
     def search(self, query: str, k: int) -> SearchResult:
         started = time.perf_counter()
