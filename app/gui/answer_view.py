@@ -284,7 +284,7 @@ class AnswerView(QFrame):
             if page_end == page
             else self.tr("pp. {0}–{1}").format(page, page_end)
         )
-        snippet = " ".join(citation.text.split())
+        snippet = " ".join(self._supporting_text(citation).split())
         if len(snippet) > 140:
             snippet = snippet[:140].rsplit(" ", 1)[0] + "…"
         n = citation.n
@@ -295,6 +295,18 @@ class AnswerView(QFrame):
             f'<a href="{scheme}:{n}">[{n}] {html.escape(citation.document)}, {pages}</a>{found}'
             f' — <span style="color:#666">“{html.escape(snippet)}”</span>'
         )
+
+    def _supporting_text(self, citation: Citation) -> str:
+        """The passage sentence(s) that support an answer sentence citing it (what the user should
+        see in the passage); the passage's start when no sentence check points into it."""
+        final = self.state.final
+        for sentence in final.sentences if final is not None else []:
+            spans = sentence.evidence.get(citation.n, ())
+            if spans:
+                start, end = spans[0]
+                if 0 <= start < end <= len(citation.text):
+                    return citation.text[start:end]
+        return citation.text
 
     def _source_link(self, link: str) -> None:
         scheme, _, number = link.partition(":")

@@ -83,3 +83,27 @@ def test_the_view_underlines_unsupported_sentences_and_counts_the_supported(qtbo
     view.citation_activated.connect(lambda citation, evidence: opened.append((citation.document, evidence)))
     view.body.anchorClicked.emit(QUrl("match:2-1"))
     assert opened == [("guide.pdf", PASSAGES[1])]  # the passage's one sentence supports it
+
+
+def test_a_source_shows_the_passage_sentence_that_supports_the_answer(qtbot: QtBot) -> None:
+    passage = (
+        "The mill pond is also a safe place for young fish and herons. "
+        "The lighthouse at Cape Merrow is thirty-one metres tall and was finished in 1893."
+    )
+    hits = [Hit(21, 1, "varn.pdf", "/docs/varn.pdf", 2, 3, 0, len(passage), passage, 0.5, 0.5)]
+    text = "The lighthouse is thirty-one metres tall [1]."
+    checked = attribute(text, [passage])
+    answer = replace(
+        fake_answer(text, "stop"),
+        passages=hits,
+        sentences=checked.sentences,
+        support_rate=checked.support_rate,
+        citations=verified_citations(checked, hits),
+    )
+    state = AnswerState("How tall is the lighthouse?", False)
+    view = AnswerView(state)
+    qtbot.addWidget(view)
+    state.finish(answer)
+    sources = view.sources.text()
+    assert "[1] varn.pdf, pp. 2–3" in sources
+    assert "thirty-one metres tall" in sources and "mill pond" not in sources
