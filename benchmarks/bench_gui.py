@@ -45,6 +45,7 @@ def wait_until(app: Any, done: Callable[[], bool], timeout_s: float) -> float:
 def stalls(beat: Any) -> dict[str, float]:
     return {
         "worst_ms": round(beat.worst_gap_ms, 1),
+        "worst_at_s": round(beat.worst_at_s, 2),
         "p99_ms": round(beat.percentile(0.99), 1),
         "median_ms": round(beat.percentile(0.5), 1),
         "beats": beat.beats,

@@ -179,12 +179,8 @@ def main() -> int:
         for query in ("warm-up", "预热查询"):
             retriever.search(query, args.k)
         for lang, batch in queries(seed, args.queries).items():
-            latencies: dict[str, list[float]] = {
-                "hybrid": [],
-                "dense": [],
-                "chunks_terms": [],
-                "chunks_trigram": [],
-            }
+            parts = ("hybrid", "embed", "dense", "chunks_terms", "chunks_trigram")
+            latencies: dict[str, list[float]] = {part: [] for part in parts}
             for query in batch:
                 started = time.perf_counter()
                 retriever.search(query, args.k)

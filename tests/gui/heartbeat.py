@@ -19,9 +19,11 @@ class Heartbeat(QObject):
         self.worst_gap_ms = 0.0
         self.beats = 0
         self.gaps_ms: list[float] = []
+        self.started = 0.0
+        self.worst_at_s = 0.0  # seconds after start() when the worst gap ended
 
     def start(self) -> None:
-        self.last = time.perf_counter()
+        self.last = self.started = time.perf_counter()
         self.timer.start()
 
     def stop(self) -> None:
@@ -30,7 +32,8 @@ class Heartbeat(QObject):
     def _beat(self) -> None:
         now = time.perf_counter()
         gap = (now - self.last) * 1000.0
-        self.worst_gap_ms = max(self.worst_gap_ms, gap)
+        if gap > self.worst_gap_ms:
+            self.worst_gap_ms, self.worst_at_s = gap, now - self.started
         self.gaps_ms.append(gap)
         self.last = now
         self.beats += 1
