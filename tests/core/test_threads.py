@@ -41,9 +41,9 @@ def test_without_sysfs_half_the_logical_cores_are_assumed_physical(tmp_path: Pat
     assert 1 <= topology.physical <= 8
 
 
-def test_prefill_uses_every_physical_core_and_decode_leaves_one_free() -> None:
+def test_prefill_uses_every_physical_core_and_decode_leaves_one_free_from_three_cores() -> None:
     two_cores = CpuTopology(logical=2, physical=2, usable=2)
-    assert (default_threads(two_cores), default_batch_threads(two_cores)) == (1, 2)
+    assert (default_threads(two_cores), default_batch_threads(two_cores)) == (2, 2)
     laptop = CpuTopology(logical=8, physical=4, usable=8)  # 4 cores with SMT
     assert (default_threads(laptop), default_batch_threads(laptop)) == (3, 4)
     big = CpuTopology(logical=64, physical=32, usable=64)

@@ -56,12 +56,14 @@ def cpu_topology(
 
 
 def default_threads(topology: CpuTopology | None = None) -> int:
-    """Decode threads: one per physical core but one, at most MAX_THREADS. Decode is bound by memory
-    bandwidth, so the last core adds little, while the GUI and the token consumer run during
-    decode: a preempted llama.cpp thread stalls every barrier of the step. SMT siblings add nothing.
-    Measured here (benchmarks/README.md): 2 decode threads were not faster than 1."""
+    """Decode threads: every physical core on a machine of one or two, else one per physical core
+    but one (for the GUI and the token consumer, which run during decode: a preempted llama.cpp
+    thread stalls every barrier of the step), at most MAX_THREADS. SMT siblings add nothing.
+    Measured on 2 quiet cores (benchmarks/README.md): 2 decode threads 23-27 tokens/s, 1 thread
+    14-15, with the GUI's worst stall while streaming still a few tens of ms."""
     topology = topology or cpu_topology()
-    return max(1, min(MAX_THREADS, topology.physical - 1))
+    spare = 1 if topology.physical > 2 else 0
+    return max(1, min(MAX_THREADS, topology.physical - spare))
 
 
 def default_batch_threads(topology: CpuTopology | None = None) -> int:
