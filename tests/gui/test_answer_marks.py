@@ -33,6 +33,25 @@ def _hits() -> list[Hit]:
     ]
 
 
+def _finished_view(
+    qtbot: QtBot, question: str, text: str, passages: list[str], hits: list[Hit]
+) -> AnswerView:
+    """A view of a finished answer whose sentences were really checked against `passages`."""
+    checked = attribute(text, passages)
+    answer = replace(
+        fake_answer(text, "stop"),
+        passages=hits,
+        sentences=checked.sentences,
+        support_rate=checked.support_rate,
+        citations=verified_citations(checked, hits),
+    )
+    state = AnswerState(question, False)
+    view = AnswerView(state)
+    qtbot.addWidget(view)
+    state.finish(answer)
+    return view
+
+
 def test_annotated_markdown_links_verified_matched_and_strikes_wrong_markers() -> None:
     checked = attribute(ANSWER, PASSAGES)
     first, second, third = checked.sentences
@@ -52,19 +71,7 @@ def test_plain_pieces_split_at_markers_and_drop_markdown() -> None:
 
 
 def test_the_view_underlines_unsupported_sentences_and_counts_the_supported(qtbot: QtBot) -> None:
-    hits = _hits()
-    checked = attribute(ANSWER, PASSAGES)
-    answer = replace(
-        fake_answer(ANSWER, "stop"),
-        passages=hits,
-        sentences=checked.sentences,
-        support_rate=checked.support_rate,
-        citations=verified_citations(checked, hits),
-    )
-    state = AnswerState("When was the lighthouse finished?", False)
-    view = AnswerView(state)
-    qtbot.addWidget(view)
-    state.finish(answer)
+    view = _finished_view(qtbot, "When was the lighthouse finished?", ANSWER, PASSAGES, _hits())
     assert view.support.isVisibleTo(view)
     assert view.support.text() == "2 of 3 statements are supported by your documents"
     document = view.body.document()
@@ -92,18 +99,7 @@ def test_a_source_shows_the_passage_sentence_that_supports_the_answer(qtbot: QtB
     )
     hits = [Hit(21, 1, "varn.pdf", "/docs/varn.pdf", 2, 3, 0, len(passage), passage, 0.5, 0.5)]
     text = "The lighthouse is thirty-one metres tall [1]."
-    checked = attribute(text, [passage])
-    answer = replace(
-        fake_answer(text, "stop"),
-        passages=hits,
-        sentences=checked.sentences,
-        support_rate=checked.support_rate,
-        citations=verified_citations(checked, hits),
-    )
-    state = AnswerState("How tall is the lighthouse?", False)
-    view = AnswerView(state)
-    qtbot.addWidget(view)
-    state.finish(answer)
+    view = _finished_view(qtbot, "How tall is the lighthouse?", text, [passage], hits)
     sources = view.sources.text()
     assert "[1] varn.pdf, pp. 2–3" in sources
     assert "thirty-one metres tall" in sources and "mill pond" not in sources

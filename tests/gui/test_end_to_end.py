@@ -20,7 +20,9 @@ from tests.gui.fakes import fake_answer
 from tests.gui.heartbeat import Heartbeat
 
 pytestmark = pytest.mark.slow
-GENEROUS_GAP_MS = 500.0
+# Catches a GUI thread that waits on real work (a model load, an embedding batch: seconds); the
+# stall figures themselves are measured by benchmarks/bench_gui.py, never asserted here.
+GENEROUS_GAP_MS = 2000.0
 
 
 def ingest(qtbot: QtBot, window: MainWindow, paths: list[Path]) -> object:

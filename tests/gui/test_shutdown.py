@@ -16,7 +16,9 @@ from tests.gui.fakes import FakeAnswerer, fake_factory
 from tests.pdfgen import write_pdf
 from tests.reliability.campaign import record, topic_page
 
-BOUND_S = 3.0
+# The runner's join budget is 2.5 s (app/gui/tasks.py); this generous bound catches an unbounded
+# wait on a busy machine without timing the machine. The figures are recorded for the note.
+BOUND_S = 6.0
 
 
 def _close_timed(window: MainWindow) -> float:
