@@ -10,7 +10,7 @@ Prints one line per question and Markdown tables; writes benchmarks/results/eval
 
 Usage: .venv/bin/python benchmarks/eval_answers.py [--model GGUF] [--embedder DIR] [--lang zh|en]
        [--limit N] [--ids en-01,zh-03] [--retrieval-only] [--max-tokens 256] [--threads N]
-       [--ttft-target S] [--save-baseline]
+       [--ttft-target S] [--evidence on|off] [--save-baseline]
 """
 
 from __future__ import annotations
@@ -68,6 +68,12 @@ def parse_args(argv: Sequence[str] | None = None) -> argparse.Namespace:
     )
     parser.add_argument("--questions", type=Path, help="another question set file")
     parser.add_argument(
+        "--evidence",
+        choices=("on", "off"),
+        default="on" if Settings().evidence_selection else "off",
+        help="evidence selection: passages cut to the sentences that matter (default: the app's)",
+    )
+    parser.add_argument(
         "--embed-precision",
         choices=EMBED_PRECISIONS,
         default="auto",
@@ -102,6 +108,7 @@ def eval_settings(args: argparse.Namespace) -> Settings:
         max_tokens=args.max_tokens,
         ttft_target_s=args.ttft_target,
         embed_precision=args.embed_precision,
+        evidence_selection=args.evidence == "on",
     )
 
 
@@ -199,7 +206,11 @@ def main(argv: Sequence[str] | None = None) -> int:
         "answers": [r.to_json() for r in answers],
     }
     RESULTS.mkdir(parents=True, exist_ok=True)
-    name = f"eval-retrieval-{embedder.name}.json" if args.retrieval_only else f"eval-{model.stem}.json"
+    default = settings.evidence_selection == Settings().evidence_selection
+    variant = "" if default else f"-evidence-{args.evidence}"
+    name = f"eval-{model.stem}{variant}.json"
+    if args.retrieval_only:
+        name = f"eval-retrieval-{embedder.name}.json"
     out = RESULTS / name
     out.write_text(json.dumps(document, ensure_ascii=False, indent=1), encoding="utf-8")
     print(f"\nwrote {out.relative_to(REPO)}")

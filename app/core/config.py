@@ -59,6 +59,10 @@ class Settings:
     # the embedder's arithmetic: "auto" = bfloat16 on CPUs with native bf16 units (AMX, AVX-512 BF16),
     # else float32; applies from the next start
     embed_precision: str = "auto"
+    # evidence selection: each passage reaches the prompt cut to the sentences that matter for the
+    # question and their neighbours (a shorter prompt, a sooner first token); citations still point
+    # to the whole stored passage
+    evidence_selection: bool = True
 
     def chat_model_path(self) -> Path:
         return Path(self.model_path) if self.model_path else paths.default_chat_model()

@@ -103,7 +103,12 @@ class Folio:
 
                 verifier = embedding_verifier(self._stored_vectors, self.embedder.embed)
                 self._answerer = Answerer(
-                    self.settings_owner, self.store.sessions, self.search, self._engine, verifier
+                    self.settings_owner,
+                    self.store.sessions,
+                    self.search,
+                    self._engine,
+                    verifier,
+                    self.embedder.embed,
                 )
             return self._answerer
 

@@ -112,6 +112,16 @@ class SettingsDialog(QDialog):
         )
 
         form = QFormLayout()
+        self.evidence_selection = QCheckBox(self.tr("Show the model only the sentences that matter"))
+        self.evidence_selection.setObjectName("evidenceSelection")
+        self.evidence_selection.setChecked(settings.evidence_selection)
+        self.evidence_selection.setToolTip(
+            self.tr(
+                "Each passage reaches the model cut to the sentences closest to the question and their "
+                "neighbours: a shorter prompt and a sooner first word. Citations still open the whole "
+                "passage."
+            )
+        )
         form.addRow(self.tr("Chat model"), self.known_models)
         form.addRow(self.tr("Model file (GGUF)"), self._row(self.model_path, browse_model))
         form.addRow("", self.model_info)
@@ -127,6 +137,7 @@ class SettingsDialog(QDialog):
         form.addRow(self.tr("Seed"), self.seed)
         form.addRow(self.tr("Passages per answer"), self.passages_k)
         form.addRow(self.tr("TTFT target"), self.ttft_target)
+        form.addRow(self.tr("Passages"), self.evidence_selection)
         form.addRow(self.tr("Embedding model folder"), self._row(self.embed_dir, browse_embed))
         note = QLabel(
             self.tr("A new embedding model applies to a new library: documents are indexed with one model.")
@@ -209,6 +220,7 @@ class SettingsDialog(QDialog):
             passages_k=self.passages_k.value(),
             ttft_target_s=round(self.ttft_target.value(), 2),
             ocr_enabled=self.ocr_enabled.isChecked(),
+            evidence_selection=self.evidence_selection.isChecked(),
             cite_mode=str(self.cite_mode.currentData()),
         )
 

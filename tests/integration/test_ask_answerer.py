@@ -284,7 +284,8 @@ def test_long_passages_never_push_the_prompt_past_the_context(
     answerer: Answerer, test_settings: Settings
 ) -> None:
     long_hits = [make_hit(i, "Prefill is slow on long prompts. " * 80, page=i) for i in range(1, 11)]
-    settings = test_settings.replace(ttft_target_s=0.0)
+    # whole passages: evidence selection would cut these to a few sentences each
+    settings = test_settings.replace(ttft_target_s=0.0, evidence_selection=False)
     wide = Answerer(settings, answerer._sessions, fixed_search(long_hits), engine=answerer.engine)
     cancel = CancelToken()  # a large answer reserve leaves room for one passage; stop after a token
     answer = None
@@ -299,6 +300,54 @@ def test_long_passages_never_push_the_prompt_past_the_context(
     assert answer.budget.prompt_tokens + 3200 <= 4096
     assert answer.metrics.prompt_tokens == answer.budget.prompt_tokens
     assert len(answer.budget.passages_used) == 1 and len(answer.budget.passages_dropped) == 9
+
+
+def test_evidence_selection_shortens_the_prompt_but_citations_quote_the_whole_passage(
+    answerer: Answerer, test_settings: Settings
+) -> None:
+    filler = " ".join(f"Room {n} of the museum shows tools of the {n}th century." for n in range(10, 19))
+    text = f"{filler} The Skerry Point lighthouse tower is 31 metres tall. {filler}"
+    hits = [make_hit(1, text, document="lighthouse.pdf", page=3)]
+    answers = {}
+    for on in (False, True):
+        settings = test_settings.replace(evidence_selection=on)
+        selecting = Answerer(settings, answerer._sessions, fixed_search(hits), engine=answerer.engine)
+        question = "How tall is the Skerry Point lighthouse tower?"
+        answers[on] = selecting.ask(question, AskOptions(max_tokens=40))
+    whole, cut = answers[False].budget, answers[True].budget
+    assert whole is not None and cut is not None
+    assert whole.evidence_saved_tokens == 0
+    assert cut.passages_tokens < whole.passages_tokens / 3
+    assert cut.evidence_saved_tokens >= whole.passages_tokens - cut.passages_tokens - 8
+    assert cut.prompt_tokens < whole.prompt_tokens
+    # the answer's passages (what citations quote and the checker reads) are the stored text
+    assert [hit.text for hit in answers[True].passages] == [text]
+    assert all(citation.text == text for citation in answers[True].citations)
+
+
+def test_a_follow_up_shows_the_same_excerpts_and_reuses_the_whole_previous_prompt(
+    answerer: Answerer, test_settings: Settings
+) -> None:
+    rooms = " ".join(f"Room {n} of the museum shows tools of the {n}th century." for n in range(10, 16))
+    hits = [
+        make_hit(1, f"{rooms} The lighthouse tower is 31 metres tall. {rooms}", page=3),
+        make_hit(2, f"{rooms} The lighthouse was first lit in 1871. {rooms}", page=4),
+    ]
+    first_search = fixed_search(hits)
+    searches = iter([first_search, fixed_search(hits[::-1])])  # the follow-up ranks them the other way
+
+    def search(query: str, k: int) -> SearchResult:
+        return next(searches)(query, k)
+
+    chat = Answerer(test_settings, answerer._sessions, search, engine=answerer.engine)
+    first = chat.ask("How tall is the lighthouse tower?", AskOptions(max_tokens=40))
+    follow = chat.ask("When was the lighthouse first lit?", AskOptions(max_tokens=20), chat_id=first.chat_id)
+    assert first.budget is not None and follow.budget is not None and first.complete
+    assert first.budget.excerpts and follow.budget.excerpts == first.budget.excerpts
+    assert follow.budget.passages_used == first.budget.passages_used == [1, 2]
+    # the instructions, both passages as shown before and the first turn came from the KV cache
+    reused = follow.budget.system_tokens + follow.budget.passages_tokens + follow.budget.history_tokens
+    assert follow.budget.cached_prompt_tokens >= reused
 
 
 def test_empty_question_and_unknown_chat_are_usage_errors(answerer: Answerer) -> None:

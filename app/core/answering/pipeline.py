@@ -4,17 +4,18 @@ from __future__ import annotations
 
 import logging
 import time
-from collections.abc import Callable, Iterator
+from collections.abc import Callable, Iterator, Sequence
 from dataclasses import replace
 from typing import Any
 
 from sqlalchemy.orm import Session, sessionmaker
 
 from app.core.answering.checking import Verifier, lexical_verifier, verified_citations
+from app.core.answering.evidence import select_evidence
 from app.core.answering.gate import gate_score
 from app.core.answering.model_slot import ModelSlot
 from app.core.answering.run import AnswerRun
-from app.core.answering.support import Attribution
+from app.core.answering.support import Attribution, Embed
 from app.core.answering.types import (
     Answer,
     AnswerEvent,
@@ -32,6 +33,7 @@ from app.core.generate.model import ModelInfo, Sampling
 from app.core.passage import Hit, SearchResult
 from app.core.prompt.budget import Budget, DroppedPassage, HistoryTurn, assemble
 from app.core.prompt.citations import parse_citations
+from app.core.prompt.reuse import follow_up_order
 from app.core.prompt.system import not_covered_answer, passages_did_not_fit, unsupported_notice
 from app.core.store.conversations import ChatSummary, ConversationStore, StoredMessage
 
@@ -49,8 +51,10 @@ class Answerer:
         search: Callable[[str, int], SearchResult],
         engine: Engine | None = None,
         verifier: Verifier = lexical_verifier,
+        embed: Embed | None = None,
     ) -> None:
         self._verifier = verifier
+        self._embed = embed  # scores passage sentences for evidence selection (words alone without)
         self._owner = settings if isinstance(settings, SettingsOwner) else SettingsOwner(settings)
         self._sessions = sessions
         self.conversations = ConversationStore(sessions)
@@ -196,19 +200,23 @@ class Answerer:
                 HistoryTurn(escape(turn.question), escape(turn.answer))
                 for turn in (self._history(chat_id) if chat_id is not None else [])
             ]
+            shown = self._prompt_passages(run, chat_id)
             plan = assemble(
                 engine,
                 escape(run.question),
-                [replace(hit, text=escape(hit.text)) for hit in run.hits],
+                [replace(hit, text=escape(hit.text)) for hit in shown],
                 history,
                 n_ctx=info.n_ctx,
                 max_tokens=run.sampling.max_tokens,
                 enable_thinking=options.thinking,
                 ttft_limit_tokens=int(target_s * rate) if rate else None,
             )
+            budget = _with_excerpts(
+                plan.budget, shown, run.hits, lambda text: engine.count_tokens(escape(text))
+            )
             cached = engine.cached_prefix(plan.tokens)
             elapsed_ms = (time.perf_counter() - run.submitted) * 1000.0
-            run.budget = plan.budget.with_prediction(
+            run.budget = budget.with_prediction(
                 cached,
                 rate or engine.known_prefill_rate,
                 target_s * 1000.0 if target_s > 0 else None,
@@ -382,6 +390,18 @@ class Answerer:
         if again.hits and gate.score > run.gate.score:
             run.hits, run.gate = list(again.hits), gate
 
+    def _prompt_passages(self, run: AnswerRun, chat_id: int | None) -> list[Hit]:
+        """The hits as the prompt shows them: cut to the sentences that matter (when set), and in a
+        chat with the previous answer's passages first, as it showed them (KV cache reuse)."""
+        shown = run.hits
+        if self._settings.evidence_selection:
+            shown = select_evidence(run.question, run.hits, self._embed)
+        if chat_id is None:
+            return list(shown)
+        trace = self.conversations.last_trace(chat_id)
+        previous = Budget.from_json(dict(trace.get("budget") or {})) if trace else None
+        return follow_up_order(shown, previous, run.hits)
+
     def _history(self, chat_id: int) -> list[HistoryTurn]:
         return [HistoryTurn(question, answer) for question, answer in self.conversations.turns(chat_id)]
 
@@ -417,6 +437,20 @@ class Answerer:
 
     def close(self) -> None:
         self.slot.close()
+
+
+def _with_excerpts(
+    budget: Budget, shown: Sequence[Hit], stored: Sequence[Hit], count_tokens: Callable[[str], int]
+) -> Budget:
+    """The budget with the texts the prompt showed of the passages it cut, and the tokens saved."""
+    full = {hit.chunk_id: hit.text for hit in stored}
+    excerpts = {
+        hit.chunk_id: hit.text
+        for hit in shown
+        if hit.chunk_id in budget.passages_used and hit.text != full.get(hit.chunk_id, hit.text)
+    }
+    saved = sum(count_tokens(full[chunk]) - count_tokens(text) for chunk, text in excerpts.items())
+    return replace(budget, excerpts=excerpts, evidence_saved_tokens=max(0, saved))
 
 
 def _describe(exc: Exception) -> str:

@@ -80,6 +80,10 @@ class Budget:
     passages_dropped: list[DroppedPassage] = field(default_factory=list)
     history_turns_used: int = 0
     history_turns_dropped: int = 0
+    evidence_saved_tokens: int = 0  # passage tokens evidence selection left out of the prompt
+    # the text the prompt showed of each passage evidence selection cut (chunk id -> text), so that
+    # a follow-up can show it again word for word and reuse the KV cache
+    excerpts: dict[int, str] = field(default_factory=dict)
     ttft_target_ms: float | None = None
     prefill_tokens_per_s: float | None = None  # the rate the prediction used
     cached_prompt_tokens: int = 0  # prefix already in the KV cache when assembled
@@ -120,6 +124,8 @@ class Budget:
             "passages_dropped": [dropped.to_json() for dropped in self.passages_dropped],
             "history_turns_used": self.history_turns_used,
             "history_turns_dropped": self.history_turns_dropped,
+            "evidence_saved_tokens": self.evidence_saved_tokens,
+            "excerpts": {str(chunk): text for chunk, text in self.excerpts.items()},
             "ttft_target_ms": rounded(self.ttft_target_ms),
             "prefill_tokens_per_s": rounded(self.prefill_tokens_per_s),
             "cached_prompt_tokens": self.cached_prompt_tokens,
@@ -135,6 +141,7 @@ class Budget:
         known = {f for f in cls.__dataclass_fields__}
         values = {key: value for key, value in data.items() if key in known}
         values["passages_used"] = [int(chunk) for chunk in data.get("passages_used") or []]
+        values["excerpts"] = {int(chunk): str(text) for chunk, text in (data.get("excerpts") or {}).items()}
         values["passages_dropped"] = [
             DroppedPassage.from_json(dict(item)) for item in data.get("passages_dropped") or []
         ]

@@ -98,6 +98,21 @@ class ConversationStore:
                     question = None
         return turns
 
+    def last_trace(self, chat_id: int) -> dict[str, Any] | None:
+        """The trace of the chat's newest complete answer (the last turn `turns` returns), if any."""
+        with self.sessions() as session:
+            chat = session.get(Chat, chat_id)
+            if chat is None:
+                return None
+            for message in reversed(chat.messages):
+                if (
+                    message.role == "assistant"
+                    and message.finish_reason == "stop"
+                    and message.content.strip()
+                ):
+                    return dict(message.trace.data) if message.trace is not None else None
+        return None
+
     def save(self, record: AnswerRecord, chat_id: int | None) -> tuple[int, int]:
         """Store the question, the answer (marked by its finish reason) and its trace in one
         transaction; a new chat is created when `chat_id` is None or gone. Returns (chat, message)."""

@@ -1,0 +1,119 @@
+"""Evidence selection: keep from each passage the sentences that matter for the question, with neighbours."""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+from dataclasses import dataclass, replace
+
+import numpy as np
+
+from app.core.answering.gate import COSINE_CEILING, COSINE_FLOOR, question_terms
+from app.core.answering.lexical import Weights, normalize, terms
+from app.core.answering.sentences import Sentence, split_sentences
+from app.core.answering.support import Embed
+from app.core.passage import Hit
+from app.core.script import has_cjk
+
+GAP = " … "  # stands where sentences were left out, so the model knows the text is not whole
+KEEP_WHOLE_SENTENCES = 3  # a passage this short is kept as it is
+ANCHORS = 2  # the best sentences of a passage; each keeps its neighbours
+ANCHOR_MARGIN = 0.15  # a second anchor must score within this of the passage's best sentence
+NEIGHBOURS = 1  # sentences kept on each side of an anchor (a pronoun's subject, a table's header)
+KEEP_WHOLE_SHARE = 0.8  # when the selection keeps this much of a passage's text, keep all of it
+
+
+@dataclass(frozen=True)
+class SentenceScore:
+    """One passage sentence, how much of the question's term weight it holds and its scaled cosine."""
+
+    sentence: Sentence
+    coverage: float
+    cosine: float
+
+    @property
+    def score(self) -> float:
+        return self.coverage + self.cosine
+
+
+def score_sentences(question: str, texts: Sequence[str], embed: Embed | None) -> list[list[SentenceScore]]:
+    """Every sentence of every passage scored against the question: the share of the question's
+    weighted terms it holds, plus, for a Latin question with an embedder, its cosine to the question
+    scaled like the grounding gate's (the bundled embedder says little about Chinese text)."""
+    wanted = question_terms(question)
+    split = [split_sentences(text) for text in texts]
+    sentence_terms = [[set(terms(normalize(s.body))) for s in sentences] for sentences in split]
+    weights = Weights.of([found for sentences in sentence_terms for found in sentences])
+    weight = {term: weights.weight(term, 1.0) for term in wanted}
+    total = sum(weight.values())
+    bodies = [s.body for sentences in split for s in sentences]
+    cosines = _scaled_cosines(question, bodies, embed) if bodies else []
+    scored: list[list[SentenceScore]] = []
+    position = 0
+    for sentences, found_terms in zip(split, sentence_terms, strict=True):
+        row: list[SentenceScore] = []
+        for sentence, found in zip(sentences, found_terms, strict=True):
+            coverage = sum(w for term, w in weight.items() if term in found) / total if total else 0.0
+            cosine = cosines[position] if cosines else 0.0
+            row.append(SentenceScore(sentence, coverage, cosine))
+            position += 1
+        scored.append(row)
+    return scored
+
+
+def _scaled_cosines(question: str, bodies: list[str], embed: Embed | None) -> list[float]:
+    if embed is None or has_cjk(question):
+        return []
+    vectors = np.asarray(embed([question, *bodies]), dtype=np.float64)
+    vectors /= np.maximum(np.linalg.norm(vectors, axis=1, keepdims=True), 1e-12)
+    cosines = vectors[1:] @ vectors[0]
+    span = COSINE_CEILING - COSINE_FLOOR
+    return [min(max((float(c) - COSINE_FLOOR) / span, 0.0), 1.0) for c in cosines]
+
+
+def kept_sentences(scores: Sequence[SentenceScore]) -> list[int]:
+    """Indices of the sentences to keep, in order: the best one or two and their neighbours; all of
+    them for a short passage."""
+    if len(scores) <= KEEP_WHOLE_SENTENCES:
+        return list(range(len(scores)))
+    ranked = sorted(range(len(scores)), key=lambda i: (-scores[i].score, i))
+    best = scores[ranked[0]].score
+    anchors = [i for i in ranked[:ANCHORS] if scores[i].score >= best - ANCHOR_MARGIN]
+    kept = {j for i in anchors for j in range(max(0, i - NEIGHBOURS), min(len(scores), i + NEIGHBOURS + 1))}
+    return sorted(kept)
+
+
+def excerpt(text: str, sentences: Sequence[Sentence], kept: Sequence[int]) -> str:
+    """The kept sentences as the passage's own text: runs of neighbours verbatim, GAP between runs
+    and where the passage's start or end was left out."""
+    if not kept:
+        return text
+    runs: list[tuple[int, int]] = []
+    for index in kept:
+        if runs and runs[-1][1] == index - 1:
+            runs[-1] = (runs[-1][0], index)
+        else:
+            runs.append((index, index))
+    pieces = [text[sentences[a].start : sentences[b].end] for a, b in runs]
+    body = GAP.join(pieces)
+    if runs[0][0] > 0:
+        body = GAP.lstrip() + body
+    if runs[-1][1] < len(sentences) - 1:
+        body = body + GAP.rstrip()
+    return body
+
+
+def select_evidence(question: str, hits: Sequence[Hit], embed: Embed | None = None) -> list[Hit]:
+    """The hits with their text cut to the sentences that matter for the question (labels, pages and
+    ids unchanged: a citation still points to the whole stored passage)."""
+    scored = score_sentences(question, [hit.text for hit in hits], embed)
+    selected: list[Hit] = []
+    for hit, scores in zip(hits, scored, strict=True):
+        kept = kept_sentences(scores)
+        sentences = [score.sentence for score in scores]
+        kept_chars = sum(sentences[i].end - sentences[i].start for i in kept)
+        whole_chars = sum(s.end - s.start for s in sentences)
+        if len(kept) == len(sentences) or kept_chars >= KEEP_WHOLE_SHARE * whole_chars:
+            selected.append(hit)
+        else:
+            selected.append(replace(hit, text=excerpt(hit.text, sentences, kept)))
+    return selected

@@ -1,0 +1,99 @@
+"""Evidence selection: passages cut to the sentences that matter for the question, labels untouched."""
+
+from __future__ import annotations
+
+from dataclasses import replace
+
+import numpy as np
+import numpy.typing as npt
+
+from app.core.answering.evidence import GAP, kept_sentences, score_sentences, select_evidence
+from app.core.embed.embedder import Embedder
+from app.core.passage import Hit
+from tests.core.answer_helpers import make_hit
+
+LIGHTHOUSE = (
+    "The harbour was dredged in 1902 to admit larger ships. "
+    "A customs house was built on the quay in the same year. "
+    "The lighthouse on Skerry Point was first lit in 1871. "
+    "Its tower is 31 metres tall and made of granite. "
+    "The keepers left in 1983, when the light was automated. "
+    "Fishing declined after the war and tourism took its place. "
+    "A museum now occupies the old net lofts."
+)
+HAFEN = (
+    "港口在一九〇二年疏浚，以便容纳更大的船只。"
+    "同年在码头上建了海关大楼。"
+    "斯凯里角灯塔于一八七一年首次点亮。"
+    "灯塔高三十一米，由花岗岩砌成。"
+    "一九八三年守塔人离开，灯光改为自动控制。"
+    "战后渔业衰落，旅游业取而代之。"
+)
+
+
+def test_the_answering_sentence_and_its_neighbours_are_kept_verbatim() -> None:
+    hit = make_hit(7, LIGHTHOUSE, page=4)
+    (selected,) = select_evidence("How tall is the lighthouse tower?", [hit])
+    assert "Its tower is 31 metres tall and made of granite." in selected.text
+    # its neighbours stay: the sentence before names what "Its" is
+    assert "The lighthouse on Skerry Point was first lit in 1871." in selected.text
+    assert "The keepers left in 1983" in selected.text
+    # far sentences go, and the cut is marked where text was left out
+    assert "customs house" not in selected.text and "museum" not in selected.text
+    assert selected.text.startswith(GAP.strip()) and selected.text.endswith(GAP.strip())
+    # every kept run is the passage's own text
+    for run in selected.text.split(GAP.strip()):
+        assert run.strip() in LIGHTHOUSE
+    assert len(selected.text) < 0.7 * len(LIGHTHOUSE)
+
+
+def test_labels_pages_and_ids_never_change() -> None:
+    hit = replace(make_hit(9, LIGHTHOUSE, document="history.pdf", page=12), page_end=13, section="")
+    (selected,) = select_evidence("When were the keepers withdrawn?", [hit])
+    assert selected.text != hit.text
+    assert replace(selected, text=hit.text) == hit
+
+
+def test_a_short_passage_is_kept_whole() -> None:
+    hit = make_hit(1, "The lighthouse was first lit in 1871. Its tower is 31 metres tall.")
+    assert select_evidence("How tall is the tower?", [hit]) == [hit]
+
+
+def test_a_chinese_question_is_scored_by_its_words_without_the_english_embedder() -> None:
+    calls: list[list[str]] = []
+
+    def embed(texts: list[str]) -> npt.NDArray[np.float32]:
+        calls.append(texts)
+        return np.ones((len(texts), 4), dtype=np.float32)
+
+    (selected,) = select_evidence("灯塔有多高？", [make_hit(1, HAFEN)], embed)
+    assert "灯塔高三十一米，由花岗岩砌成。" in selected.text
+    assert "港口在一九〇二年疏浚" not in selected.text and "旅游业" not in selected.text
+    assert calls == []
+
+
+def test_each_passage_keeps_its_own_best_sentences() -> None:
+    other = make_hit(2, LIGHTHOUSE.replace("31 metres tall", "twelve metres wide"), page=8)
+    scores = score_sentences("How tall is the tower?", [LIGHTHOUSE, other.text], None)
+    assert kept_sentences(scores[0]) == [2, 3, 4]
+    chosen = select_evidence("How tall is the tower?", [make_hit(1, LIGHTHOUSE), other])
+    assert [hit.chunk_id for hit in chosen] == [1, 2]
+    assert "twelve metres wide" in chosen[1].text
+
+
+def test_the_embedder_finds_a_paraphrase_that_shares_no_word(embedder: Embedder) -> None:
+    passage = (
+        "The station has a small waiting room. "
+        "Tickets are sold at the counter until six in the evening. "
+        "The platform was extended in 1998. "
+        "Bicycles may be left in the shed behind the building. "
+        "Trains to the coast run every hour. "
+        "A café opened next to the entrance in 2010. "
+        "The old signal box is now a listed monument."
+    )
+    hits: list[Hit] = [make_hit(1, passage)]
+    question = "Where can I park my bike?"
+    words_only = select_evidence(question, hits)[0].text
+    with_vectors = select_evidence(question, hits, embedder.embed)[0].text
+    assert "Bicycles may be left in the shed" in with_vectors
+    assert words_only != with_vectors
