@@ -97,3 +97,20 @@ def test_the_embedder_finds_a_paraphrase_that_shares_no_word(embedder: Embedder)
     with_vectors = select_evidence(question, hits, embedder.embed)[0].text
     assert "Bicycles may be left in the shed" in with_vectors
     assert words_only != with_vectors
+
+
+def test_more_evidence_is_kept_until_half_the_passage_and_nothing_for_itself_without_any() -> None:
+    codes = (
+        "Page 4 of 5 Owner's Manual. Troubleshooting. E3 on the display: the water tank is not detected. "
+        "Push the tank down until it clicks. E5 on the display: the boiler has overheated. "
+        "Let it cool for 20 minutes. E7 on the display: the grinder is blocked by a stone. "
+        "Empty the hopper and restart. Descale every 3 months. Replace the filter every 2 months."
+    )
+    (selected,) = select_evidence("What does error code E7 mean?", [make_hit(1, codes)])
+    assert "E7 on the display: the grinder is blocked by a stone." in selected.text
+    assert "Replace the filter" not in selected.text
+    assert len(selected.text) <= 0.5 * len(codes) + 60  # half, plus the sentence that crosses it
+    unrelated = make_hit(2, LIGHTHOUSE)
+    scores = score_sentences("What does error code E7 mean?", [unrelated.text], None)[0]
+    assert all(score.score == 0.0 for score in scores)
+    assert kept_sentences(scores) == [0, 1]  # the first sentence and its neighbour, nothing more

@@ -16,9 +16,9 @@ from app.core.script import has_cjk
 
 GAP = " … "  # stands where sentences were left out, so the model knows the text is not whole
 KEEP_WHOLE_SENTENCES = 3  # a passage this short is kept as it is
-ANCHORS = 2  # the best sentences of a passage; each keeps its neighbours
-ANCHOR_MARGIN = 0.15  # a second anchor must score within this of the passage's best sentence
-NEIGHBOURS = 1  # sentences kept on each side of an anchor (a pronoun's subject, a table's header)
+KEEP_SHARE = 0.5  # the share of a passage's text kept, best sentences first
+NEIGHBOURS = 1  # sentences kept on each side of the best one (a pronoun's subject, a table's header)
+NUMBER_BOOST = 2.0  # a number in the question ("E7", "LP-07", "3.2") names what is asked
 KEEP_WHOLE_SHARE = 0.8  # when the selection keeps this much of a passage's text, keep all of it
 
 
@@ -43,7 +43,7 @@ def score_sentences(question: str, texts: Sequence[str], embed: Embed | None) ->
     split = [split_sentences(text) for text in texts]
     sentence_terms = [[set(terms(normalize(s.body))) for s in sentences] for sentences in split]
     weights = Weights.of([found for sentences in sentence_terms for found in sentences])
-    weight = {term: weights.weight(term, 1.0) for term in wanted}
+    weight = {term: weights.weight(term, NUMBER_BOOST) for term in wanted}
     total = sum(weight.values())
     bodies = [s.body for sentences in split for s in sentences]
     cosines = _scaled_cosines(question, bodies, embed) if bodies else []
@@ -71,14 +71,21 @@ def _scaled_cosines(question: str, bodies: list[str], embed: Embed | None) -> li
 
 
 def kept_sentences(scores: Sequence[SentenceScore]) -> list[int]:
-    """Indices of the sentences to keep, in order: the best one or two and their neighbours; all of
-    them for a short passage."""
+    """Indices of the sentences to keep, in order. Sentences go in best first until KEEP_SHARE of
+    the passage's text is kept; the best one brings its neighbours (the sentence before often names
+    what "it" is, the one after finishes a list). A short passage is kept whole; a sentence with no
+    evidence at all is never chosen for itself."""
     if len(scores) <= KEEP_WHOLE_SENTENCES:
         return list(range(len(scores)))
+    sizes = [score.sentence.end - score.sentence.start for score in scores]
+    budget = KEEP_SHARE * sum(sizes)
     ranked = sorted(range(len(scores)), key=lambda i: (-scores[i].score, i))
-    best = scores[ranked[0]].score
-    anchors = [i for i in ranked[:ANCHORS] if scores[i].score >= best - ANCHOR_MARGIN]
-    kept = {j for i in anchors for j in range(max(0, i - NEIGHBOURS), min(len(scores), i + NEIGHBOURS + 1))}
+    best = ranked[0]
+    kept = set(range(max(0, best - NEIGHBOURS), min(len(scores), best + NEIGHBOURS + 1)))
+    for index in ranked[1:]:
+        if sum(sizes[i] for i in kept) >= budget or scores[index].score <= 0.0:
+            break
+        kept.add(index)
     return sorted(kept)
 
 
