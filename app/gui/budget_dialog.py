@@ -38,6 +38,14 @@ def budget_rows(budget: dict[str, Any]) -> list[tuple[str, str]]:
     rows = [(_tr(label), str(budget[key])) for key, label in ROWS if key in budget]
     used = budget.get("passages_used") or []
     rows.append((_tr("Passages used"), str(len(used))))
+    if budget.get("evidence_saved_tokens"):
+        excerpts = len(budget.get("excerpts") or {})
+        rows.append(
+            (
+                _tr("Passages cut to the sentences that matter"),
+                _tr("{0} · {1} tokens left out").format(excerpts, budget["evidence_saved_tokens"]),
+            )
+        )
     dropped = budget.get("passages_dropped") or []
     rows.append((_tr("Passages dropped"), str(len(dropped))))
     for item in dropped:

@@ -143,9 +143,12 @@ def test_budget_dialog_lists_the_parts(qtbot: QtBot, make_window: WindowFactory)
                 "answer_reserve": 512,
                 "passages_used": [1, 2],
                 "passages_dropped": [{"document": "a.pdf", "page": 3, "tokens": 200, "reason": "context"}],
+                "evidence_saved_tokens": 640,
+                "excerpts": {"1": "… the kept sentence. …", "2": "… another …"},
             }
         )
     )
+    assert rows["Passages cut to the sentences that matter"] == "2 · 640 tokens left out"
     assert (
         rows["System prompt"] == "120"
         and rows["Passages"] == "900"
