@@ -10,7 +10,7 @@ chat: a cold question, the same question again, a follow-up (TTFT over cold, cac
 Greedy decoding, fixed seed, no TTFT passage budget (ttft_target_s=0), n_ctx 8192.
 
 Usage: python benchmarks/bench_latency.py [--runs 3] [--buckets 256,1024,2048,4096] [--tokens 48]
-       [--reuse-rounds 2] [--reuse-tokens 256] [--threads N] [--threads-batch N]
+       [--reuse-rounds 2] [--reuse-tokens 256] [--threads N] [--threads-batch N] [--replot]
 Prints the figures, writes benchmarks/results/latency.json (+ .env.json) and latency.png. Never run by
 the tests.
 """
@@ -18,6 +18,7 @@ the tests.
 from __future__ import annotations
 
 import argparse
+import json
 import logging
 import os
 import statistics
@@ -48,6 +49,7 @@ from benchmarks.latency_plot import draw_latency_plot  # noqa: E402
 from benchmarks.record_env import RESULTS, write_result  # noqa: E402
 
 SEED = 42
+PLOT = RESULTS / "latency.png"
 N_CTX = 8192
 MAX_PASSAGES = 50  # Settings' upper bound for passages_k
 TTFT_PARTS = ("queue", "retrieve", "load", "assemble", "prefill")
@@ -266,7 +268,10 @@ def main() -> int:
     )
     parser.add_argument("--threads", type=int, default=0, help="decode threads (0: Folio's default)")
     parser.add_argument("--threads-batch", type=int, default=0, help="prefill threads (0: default)")
+    parser.add_argument("--replot", action="store_true", help="only redraw latency.png from latency.json")
     args = parser.parse_args()
+    if args.replot:
+        return replot()
     targets = [int(t) for t in args.buckets.split(",") if t.strip()]
     if args.runs < 1 or not targets or max(targets) + args.tokens >= N_CTX:
         raise SystemExit(f"need --runs ≥ 1 and buckets below {N_CTX - args.tokens} tokens")
@@ -320,14 +325,26 @@ def main() -> int:
     }
     print_table(buckets, reuse)
     path = write_result("latency", result)
-    loads = [r["load_average_1m"] for b in buckets for r in b["answers"]]
-    title = (
-        f"{info.name}, {engine.n_threads_batch} prefill / {engine.n_threads} decode threads, "
-        f"{args.runs} cold runs per bucket, {time.strftime('%Y-%m-%d %H:%M')}, "
+    plot = draw_latency_plot(buckets, PLOT, plot_title(result, time.strftime("%Y-%m-%d %H:%M")))
+    print(f"wrote {path.relative_to(ROOT)} and {plot.relative_to(ROOT)}")
+    return 0
+
+
+def plot_title(result: dict[str, Any], when: str) -> str:
+    loads = [r["load_average_1m"] for b in result["buckets"] for r in b["answers"]]
+    return (
+        f"{result['model']}, {result['n_threads_batch']} prefill / {result['n_threads']} decode threads, "
+        f"{result['runs_per_bucket']} cold runs per bucket, {when}, "
         f"load average {min(loads, default=0):.1f}–{max(loads, default=0):.1f}"
     )
-    plot = draw_latency_plot(buckets, RESULTS / "latency.png", title)
-    print(f"wrote {path.relative_to(ROOT)} and {plot.relative_to(ROOT)}")
+
+
+def replot() -> int:
+    """Redraw the PNG from the last results/latency.json (its env record gives the time)."""
+    result = json.loads((RESULTS / "latency.json").read_text(encoding="utf-8"))
+    env = json.loads((RESULTS / "latency.env.json").read_text(encoding="utf-8"))
+    when = env["taken_at"][:16].replace("T", " ")
+    print(f"wrote {draw_latency_plot(result['buckets'], PLOT, plot_title(result, when)).relative_to(ROOT)}")
     return 0
 
 

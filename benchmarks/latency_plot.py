@@ -115,9 +115,14 @@ def draw_panel(
         painter.setFont(small)
         for (_, v), at in zip(shown, points, strict=True):
             painter.drawEllipse(at, 5, 5)
+            below_axis = not row and at.y() + 26 > top + height  # a p50 label would cross the x axis
             painter.drawText(
-                QRectF(at.x() - 60, at.y() + (-26 if row else 8), 120, 18),  # p95 above, p50 below
-                Qt.AlignmentFlag.AlignCenter,
+                QRectF(at.x() + 8, at.y() - 9, 120, 18)
+                if below_axis
+                else QRectF(at.x() - 60, at.y() + (-26 if row else 8), 120, 18),  # p95 above, p50 below
+                int(Qt.AlignmentFlag.AlignLeft | Qt.AlignmentFlag.AlignVCenter)
+                if below_axis
+                else Qt.AlignmentFlag.AlignCenter,
                 f"{v:.1f}" if v < 100 else f"{v:.0f}",
             )
         # legend, top left inside the panel

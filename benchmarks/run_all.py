@@ -28,7 +28,7 @@ SAMPLES = ROOT.parent / "shared" / "pdf-samples"
 QUICK = {
     "threads": ["--rounds", "3", "--prompt-tokens", "2000", "--decode-tokens", "32"],
     "generate": ["--pairs", "5", "--prompt-tokens", "1000", "--tokens", "64", "--ttft-rounds", "2"],
-    "latency": ["--runs", "3", "--tokens", "48", "--reuse-rounds", "2"],
+    "latency": ["--runs", "2", "--tokens", "48", "--reuse-rounds", "1"],
     "cli": ["--runs", "3", "--served-runs", "10", "--ask-runs", "1"],
     "ingest": ["--rss-pages", "100"],
     "determinism": [],
