@@ -1,6 +1,6 @@
 """`make bench`: run the benchmark set that fits in about 15 minutes on 2 quiet cores, print one table.
 
-Usage: python benchmarks/run_all.py [--full] [--only threads,generate,cli,ingest,determinism,gui]
+Usage: python benchmarks/run_all.py [--full] [--only threads,generate,latency,cli,ingest,determinism,gui]
        [--table-only]
 --full runs more rounds and longer prompts (about 45 minutes on 2 cores). Each script writes
 benchmarks/results/NAME.json and NAME.env.json; the table is also written to results/table.md.
@@ -28,6 +28,7 @@ SAMPLES = ROOT.parent / "shared" / "pdf-samples"
 QUICK = {
     "threads": ["--rounds", "3", "--prompt-tokens", "2000", "--decode-tokens", "32"],
     "generate": ["--pairs", "5", "--prompt-tokens", "1000", "--tokens", "64", "--ttft-rounds", "2"],
+    "latency": ["--runs", "2", "--tokens", "48", "--reuse-rounds", "1"],
     "cli": ["--runs", "3", "--served-runs", "10", "--ask-runs", "1"],
     "ingest": ["--rss-pages", "100"],
     "determinism": [],
@@ -36,6 +37,7 @@ QUICK = {
 FULL = {
     "threads": ["--rounds", "7", "--prompt-tokens", "2000", "--decode-tokens", "64"],
     "generate": ["--pairs", "9", "--prompt-tokens", "2000", "--tokens", "128", "--ttft-rounds", "5"],
+    "latency": ["--runs", "10", "--tokens", "64", "--reuse-rounds", "4"],
     "cli": ["--runs", "5", "--served-runs", "20", "--ask-runs", "3"],
     "ingest": ["--rounds", "2"],
     "determinism": [
@@ -58,6 +60,52 @@ def spread_text(value: dict[str, float] | None, digits: int = 0, unit: str = "")
         return "-"
     f = f"{{:.{digits}f}}"
     return f"{f.format(value['median'])}{unit} ({f.format(value['min'])}–{f.format(value['max'])})"
+
+
+def latency_rows(latency: dict[str, Any] | None) -> list[tuple[str, str, str]]:
+    """One row per prompt-length bucket (TTFT, TPOT, prefill, TTFT parts) and the prefix-reuse row."""
+    if not latency:
+        return []
+    rows: list[tuple[str, str, str]] = []
+    for bucket in latency["buckets"]:
+        if not bucket["runs"]:
+            continue
+        ttft, tpot, rate = bucket["ttft_ms"], bucket["tpot_ms"], bucket["prefill_tokens_per_s"]
+        parts = bucket["ttft_parts_p50_ms"]
+        tpot_text = f"{tpot['p50']:.0f} / {tpot['p95']:.0f} ms" if tpot else "-"
+        rows.append(
+            (
+                f"cold, {bucket['prompt_tokens_median']:.0f} prompt tokens ({bucket['runs']} runs): "
+                "TTFT p50 / p95; TPOT p50 / p95; prefill tok/s; "
+                "TTFT p50 parts queue / retrieve / load / assemble / prefill",
+                f"{ttft['p50'] / 1000:.1f} / {ttft['p95'] / 1000:.1f} s; {tpot_text}; "
+                f"{rate['median'] if rate else '-'}; " + " / ".join(f"{parts[n]:.0f}" for n in parts) + " ms",
+                "",
+            )
+        )
+    reuse = latency["prefix_reuse"]
+    if reuse.get("follow_up_over_cold") is not None:
+        cached = reuse["follow_up_cached_prompt_tokens"]
+        total = reuse["follow_up_prompt_tokens"]
+        rows.append(
+            (
+                "TTFT follow-up / cold in one chat (Folio.ask, default passages_k); cached of prompt tokens",
+                f"{reuse['follow_up_over_cold']:.2f} "
+                f"({min(reuse['ratios']):.2f}–{max(reuse['ratios']):.2f}); "
+                + ", ".join(f"{c}/{t}" for c, t in zip(cached, total, strict=True)),
+                "≤ 0.3",
+            )
+        )
+        if reuse.get("same_again_over_cold") is not None:
+            rows.append(
+                (
+                    "TTFT of the same question again in the chat / cold (same passages: the most "
+                    "today's prompt order reuses)",
+                    f"{reuse['same_again_over_cold']:.2f}",
+                    "",
+                )
+            )
+    return rows
 
 
 def table() -> str:
@@ -114,6 +162,7 @@ def table() -> str:
                     "≤ 0.3",
                 )
             )
+    rows += latency_rows(load("latency"))
     cli = load("cli")
     if cli:
         for command in ("search", "documents", "ask"):
@@ -207,7 +256,9 @@ def main() -> int:
     parser = argparse.ArgumentParser(description=__doc__)
     parser.add_argument("--full", action="store_true", help="more rounds, longer prompts (~45 min)")
     parser.add_argument(
-        "--only", default="threads,generate,cli,ingest,determinism,gui", help="comma-separated subset"
+        "--only",
+        default="threads,generate,latency,cli,ingest,determinism,gui",
+        help="comma-separated subset",
     )
     parser.add_argument("--table-only", action="store_true", help="print the table of the last results")
     args = parser.parse_args()
