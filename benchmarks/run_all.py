@@ -1,7 +1,9 @@
 """`make bench`: run the benchmark set that fits in about 15 minutes on 2 quiet cores, print one table.
 
-Usage: python benchmarks/run_all.py [--full] [--only threads,generate,cli,ingest,determinism,gui]
-       [--table-only]
+Usage: python benchmarks/run_all.py [--full] [--only threads,generate,cli,ingest,determinism,gui,
+       retrieval_scale] [--table-only]
+Retrieval at scale runs at 10k chunks here; 100k and 1M are run by hand (bench_retrieval_scale.py
+--chunks 1000000 --keep DIR --ann: ~40 min to build the 1M library once, 12 GB of disk).
 --full runs more rounds and longer prompts (about 45 minutes on 2 cores). Each script writes
 benchmarks/results/NAME.json and NAME.env.json; the table is also written to results/table.md.
 Never run by `make test`.
@@ -32,6 +34,7 @@ QUICK = {
     "ingest": ["--rss-pages", "100"],
     "determinism": [],
     "gui": [],
+    "retrieval_scale": ["--chunks", "10000", "--ann"],
 }
 FULL = {
     "threads": ["--rounds", "7", "--prompt-tokens", "2000", "--decode-tokens", "64"],
@@ -45,6 +48,7 @@ FULL = {
         "128",
     ],
     "gui": ["--pages", "300"],
+    "retrieval_scale": ["--chunks", "10000", "--ann"],
 }
 
 
@@ -186,6 +190,7 @@ def table() -> str:
                     "",
                 )
             )
+    rows += scale_rows()
     lines = ["| figure | median (min–max) | goal |", "|---|---|---|"]
     lines += [f"| {a} | {b} | {c} |" for a, b, c in rows]
     env_name = next((n for n in ("threads", "generate", "cli", "ingest") if load(n)), None)
@@ -203,11 +208,56 @@ def table() -> str:
     return "\n".join(lines)
 
 
+def scale_rows() -> list[tuple[str, str, str]]:
+    """Retrieval at scale, for every size measured (results/retrieval_scale_SIZE.json)."""
+    rows: list[tuple[str, str, str]] = []
+    found = sorted(RESULTS.glob("retrieval_scale_*.json"), key=lambda p: p.stat().st_size)
+    for path in found:
+        if path.name.endswith(".env.json"):
+            continue
+        scale = json.loads(path.read_text(encoding="utf-8"))
+        size = path.stem.removeprefix("retrieval_scale_")
+        layout = scale.get("index_layout", {})
+        kind = layout.get("kind", "?") + (
+            f" nlist={layout['nlist']} nprobe={layout['nprobe']}" if layout.get("nlist") else ""
+        )
+        for lang in ("en", "zh"):
+            legs = [
+                scale.get(f"{leg}_ms_{lang}") for leg in ("hybrid", "dense", "chunks_terms", "chunks_trigram")
+            ]
+            if all(legs):
+                text = " / ".join(f"{leg['p50']}–{leg['p95']}" for leg in legs if leg)
+                goal = "hybrid p95 ≤ 150 ms" if size == "1M" else ""
+                rows.append(
+                    (
+                        f"search p50–p95 ms, {size} ({lang}, {kind}): hybrid/embed/dense/terms/trigram",
+                        text,
+                        goal,
+                    )
+                )
+        for kind_name, figures in scale.get("flat_against_ivf", {}).items():
+            if not isinstance(figures, dict):
+                continue
+            ivf = figures["ivf"]
+            at = figures["ivf_by_nprobe"].get(str(ivf["nprobe"]), {})
+            if at:
+                rows.append(
+                    (
+                        f"IVF vs flat, {size}, {kind_name} vectors: recall@10, dense p95 ms ivf / flat",
+                        f"{at['recall_at_10']}, {at['dense_ms']['p95']} / {figures['flat_dense_ms']['p95']}",
+                        "recall ≥ 0.95 (structured)",
+                    )
+                )
+    return rows
+
+
 def main() -> int:
     parser = argparse.ArgumentParser(description=__doc__)
     parser.add_argument("--full", action="store_true", help="more rounds, longer prompts (~45 min)")
     parser.add_argument(
-        "--only", default="threads,generate,cli,ingest,determinism,gui", help="comma-separated subset"
+        "--only",
+        default="threads,generate,cli,ingest,determinism,gui,retrieval_scale",
+        help="comma-separated subset",
     )
     parser.add_argument("--table-only", action="store_true", help="print the table of the last results")
     args = parser.parse_args()

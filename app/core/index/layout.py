@@ -19,7 +19,7 @@ FLAT_BELOW_FRACTION = 0.5
 # so it scans ~6 % of the vectors plus the centroids: recall@10 against flat is measured in
 # benchmarks/ann_compare.py (via bench_retrieval_scale.py --ann).
 LISTS_PER_SQRT = 1.0
-PROBED_SHARE = 16
+PROBED_SHARE = 8
 # k-means is trained on a sample of this many vectors per list (FAISS warns below 39).
 TRAINING_POINTS_PER_LIST = 64
 # An IVF trained for N vectors is retrained once the library has grown to RETRAIN_GROWTH * N.
