@@ -2,7 +2,7 @@
 half Chinese, searched warm with the real embedder, store, keyword tables and FAISS index.
 
 Usage: .venv/bin/python benchmarks/bench_retrieval_scale.py [--chunks N] [--queries Q] [--keep DIR]
-       [--rebuild-index] [--ann] [--ann-queries Q]
+       [--rebuild-index] [--ann | --ann-only] [--ann-queries Q] [--ann-kinds random,topics,real,diffuse]
 The chunk texts are random words drawn with a Zipf law (so bm25 sees realistic frequencies) and the
 chunk vectors random unit vectors; the query is embedded by the real model. The vector index has
 the layout the product gives a library of that size (app/core/index/layout.py: flat, or IVF from
@@ -220,6 +220,53 @@ def time_searches(retriever: Retriever, seed: int, per_script: int, k: int) -> d
     return results
 
 
+# The statement of app/core/store/keyword_tables.search_keywords, with the retriever's pool.
+RANKED = "SELECT rowid FROM {t} WHERE {t} MATCH :q ORDER BY bm25({t}) LIMIT 50"
+
+
+def keyword_costs(retriever: Retriever, seed: int, per_script: int) -> dict[str, object]:
+    """Why the keyword legs cost what they cost: per leg, the rows the OR expression matches, the
+    time to rank them all by bm25 (what the retriever does) against the time only to count them,
+    and SQLite's query plan."""
+    from sqlalchemy import text
+
+    out: dict[str, object] = {}
+    with retriever.store.sessions() as session:
+        for lang, batch in queries(seed, per_script).items():
+            for _, table, expression in retriever.keyword_legs(normalize_text(batch[0])):
+                plan = session.execute(
+                    text(f"EXPLAIN QUERY PLAN {RANKED.format(t=table)}"), {"q": expression}
+                ).all()
+                out[f"plan_{table}"] = [row[-1] for row in plan]
+            rows: dict[str, list[dict[str, float]]] = {}
+            for query in batch:
+                for _, table, expression in retriever.keyword_legs(normalize_text(query)):
+                    started = time.perf_counter()
+                    session.execute(text(RANKED.format(t=table)), {"q": expression}).all()
+                    ranked = (time.perf_counter() - started) * 1000
+                    started = time.perf_counter()
+                    matches = session.execute(
+                        text(f"SELECT count(*) FROM {table} WHERE {table} MATCH :q"), {"q": expression}
+                    ).scalar_one()
+                    counted = (time.perf_counter() - started) * 1000
+                    rows.setdefault(table, []).append(
+                        {"matches": matches, "bm25_top50_ms": round(ranked, 1), "count_ms": round(counted, 1)}
+                    )
+            for table, values in rows.items():
+                out[f"{table}_{lang}"] = {
+                    "matches_p50": statistics.median(v["matches"] for v in values),
+                    "bm25_top50_ms_p50": round(statistics.median(v["bm25_top50_ms"] for v in values), 1),
+                    "count_only_ms_p50": round(statistics.median(v["count_ms"] for v in values), 1),
+                    "us_per_matched_row": round(
+                        1000
+                        * sum(v["bm25_top50_ms"] for v in values)
+                        / max(1, sum(v["matches"] for v in values)),
+                        2,
+                    ),
+                }
+    return out
+
+
 def real_centres(embedder: Embedder) -> np.ndarray:
     """Embeddings of the eval set's paragraphs (English and Chinese): real topic centres."""
     paragraphs = [
@@ -233,13 +280,15 @@ def real_centres(embedder: Embedder) -> np.ndarray:
     return embedder.embed(paragraphs)
 
 
-def flat_against_ivf(chunks: int, embedder: Embedder, queries_n: int, pool: int) -> dict[str, object]:
+def flat_against_ivf(
+    chunks: int, embedder: Embedder, queries_n: int, pool: int, kinds: list[str]
+) -> dict[str, object]:
     """ann_compare.compare on `chunks` vectors of each kind, with probes around the product's."""
     nprobe = ivf_layout(chunks).nprobe
     probes = tuple(sorted({max(1, nprobe // 2), nprobe, nprobe * 2, nprobe * 4}))
     centres = real_centres(embedder)
     out: dict[str, object] = {"real_centres": len(centres), "queries": queries_n}
-    for kind in ann_compare.KINDS:
+    for kind in kinds:
         make = ann_compare.vector_maker(kind, chunks, embedder.dimension, centres)
         vectors = make(chunks, np.random.default_rng(1))
         asked = make(queries_n, np.random.default_rng(2))
@@ -258,11 +307,24 @@ def main() -> int:
     parser.add_argument("--rebuild-index", action="store_true", help="rebuild (and time) the vector index")
     parser.add_argument("--ann", action="store_true", help="also compare flat and IVF on N vectors")
     parser.add_argument("--ann-queries", type=int, default=100)
+    parser.add_argument(
+        "--ann-only", action="store_true", help="only the flat/IVF comparison (results/..._SIZE_ann.json)"
+    )
+    parser.add_argument("--keyword-costs", type=int, default=0, metavar="Q", help="explain the keyword legs")
+    parser.add_argument("--ann-kinds", default=",".join(ann_compare.KINDS), help="comma-separated")
     args = parser.parse_args()
+    kinds = args.ann_kinds.split(",")
+    if not set(kinds) <= set(ann_compare.KINDS):
+        parser.error(f"--ann-kinds: choose among {', '.join(ann_compare.KINDS)}")
     seed = 7
     embedder = Embedder(paths.default_embed_model())
     embedder.load()
     results: dict[str, object] = {"chunks": args.chunks, "cpu_count": os.cpu_count(), "k": args.k}
+    if args.ann_only:
+        results["flat_against_ivf"] = flat_against_ivf(args.chunks, embedder, args.ann_queries, 50, kinds)
+        print(json.dumps(results, indent=2))
+        write_result(f"retrieval_scale_{size_label(args.chunks)}_ann", results)
+        return 0
     with tempfile.TemporaryDirectory(prefix="folio-scale-") as tmp:
         library = args.keep or Path(tmp) / "library"
         if (library / STORE_FILE).exists():
@@ -277,10 +339,12 @@ def main() -> int:
         results["library_mb"] = round(sum(f.stat().st_size for f in library.rglob("*")) / 1e6, 1)
         retriever = Retriever(store, index, embedder)
         results.update(time_searches(retriever, seed, args.queries, args.k))
+        if args.keyword_costs:
+            results["keyword_costs"] = keyword_costs(retriever, seed, args.keyword_costs)
         store.close()
         del retriever, index
     if args.ann:
-        results["flat_against_ivf"] = flat_against_ivf(args.chunks, embedder, args.ann_queries, 50)
+        results["flat_against_ivf"] = flat_against_ivf(args.chunks, embedder, args.ann_queries, 50, kinds)
     print(json.dumps(results, indent=2))
     write_result(f"retrieval_scale_{size_label(args.chunks)}", results)
     return 0

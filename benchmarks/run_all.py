@@ -216,7 +216,7 @@ def scale_rows() -> list[tuple[str, str, str]]:
         if path.name.endswith(".env.json"):
             continue
         scale = json.loads(path.read_text(encoding="utf-8"))
-        size = path.stem.removeprefix("retrieval_scale_")
+        size = path.stem.removeprefix("retrieval_scale_").removesuffix("_ann")
         layout = scale.get("index_layout", {})
         kind = layout.get("kind", "?") + (
             f" nlist={layout['nlist']} nprobe={layout['nprobe']}" if layout.get("nlist") else ""
