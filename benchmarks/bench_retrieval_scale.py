@@ -2,7 +2,8 @@
 half Chinese, searched warm with the real embedder, store, keyword tables and FAISS index.
 
 Usage: .venv/bin/python benchmarks/bench_retrieval_scale.py [--chunks N] [--queries Q] [--keep DIR]
-       [--rebuild-index] [--ann | --ann-only] [--ann-queries Q] [--ann-kinds random,topics,real,diffuse]
+       [--rebuild-index] [--embed-threads N] [--keyword-costs Q] [--ann | --ann-only] [--ann-queries Q]
+       [--ann-kinds random,topics,real,diffuse]
 The chunk texts are random words drawn with a Zipf law (so bm25 sees realistic frequencies) and the
 chunk vectors random unit vectors; the query is embedded by the real model. The vector index has
 the layout the product gives a library of that size (app/core/index/layout.py: flat, or IVF from
@@ -310,6 +311,11 @@ def main() -> int:
     parser.add_argument(
         "--ann-only", action="store_true", help="only the flat/IVF comparison (results/..._SIZE_ann.json)"
     )
+    parser.add_argument(
+        "--embed-threads",
+        type=int,
+        help="torch intra-op threads for the query embedding (default: the product's); .._embedN.json",
+    )
     parser.add_argument("--keyword-costs", type=int, default=0, metavar="Q", help="explain the keyword legs")
     parser.add_argument("--ann-kinds", default=",".join(ann_compare.KINDS), help="comma-separated")
     args = parser.parse_args()
@@ -320,6 +326,13 @@ def main() -> int:
     embedder = Embedder(paths.default_embed_model())
     embedder.load()
     results: dict[str, object] = {"chunks": args.chunks, "cpu_count": os.cpu_count(), "k": args.k}
+    variant = ""
+    if args.embed_threads:
+        import torch
+
+        torch.set_num_threads(args.embed_threads)
+        results["embed_threads"] = args.embed_threads
+        variant = f"_embed{args.embed_threads}"
     if args.ann_only:
         results["flat_against_ivf"] = flat_against_ivf(args.chunks, embedder, args.ann_queries, 50, kinds)
         print(json.dumps(results, indent=2))
@@ -346,7 +359,7 @@ def main() -> int:
     if args.ann:
         results["flat_against_ivf"] = flat_against_ivf(args.chunks, embedder, args.ann_queries, 50, kinds)
     print(json.dumps(results, indent=2))
-    write_result(f"retrieval_scale_{size_label(args.chunks)}", results)
+    write_result(f"retrieval_scale_{size_label(args.chunks)}{variant}", results)
     return 0
 
 
