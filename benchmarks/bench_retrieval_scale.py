@@ -1,11 +1,17 @@
 """Search latency at library scale: a synthetic library of N chunks (default 100,000), half English
 half Chinese, searched warm with the real embedder, store, keyword tables and FAISS index.
 
-Usage: .venv/bin/python benchmarks/bench_retrieval_scale.py [--chunks N] [--queries Q]
+Usage: .venv/bin/python benchmarks/bench_retrieval_scale.py [--chunks N] [--queries Q] [--keep DIR]
+       [--rebuild-index] [--embed-threads N] [--keyword-costs Q] [--ann | --ann-only] [--ann-queries Q]
+       [--ann-kinds random,topics,real,diffuse]
 The chunk texts are random words drawn with a Zipf law (so bm25 sees realistic frequencies) and the
-chunk vectors random unit vectors (vector search costs the same whatever the vectors mean); the
-query is embedded by the real model. Prints the figures and writes
-benchmarks/results/retrieval_scale.json.
+chunk vectors random unit vectors; the query is embedded by the real model. The vector index has
+the layout the product gives a library of that size (app/core/index/layout.py: flat, or IVF from
+APPROXIMATE_FROM chunks); its build time (when built in this run or with --rebuild-index), file
+size and memory are reported. --ann compares flat and IVF on the same N vectors of three kinds
+(benchmarks/ann_compare.py: random = worst case for IVF, topic mixtures = realistic): dense p50/p95
+and recall@10 against flat. Prints the figures and writes benchmarks/results/retrieval_scale_SIZE.json
+(SIZE: 10k, 100k, 1M...) with its .env.json record.
 """
 
 from __future__ import annotations
@@ -31,13 +37,18 @@ sys.path.insert(0, str(REPO))
 from app.core import paths  # noqa: E402
 from app.core.embed.binding import bind_library_embedder  # noqa: E402
 from app.core.embed.embedder import Embedder  # noqa: E402
-from app.core.index.sync import rebuild_index  # noqa: E402
-from app.core.index.vector_index import VectorIndex  # noqa: E402
+from app.core.index.layout import ivf_layout  # noqa: E402
+from app.core.index.sync import open_vector_index, rebuild_index  # noqa: E402
+from app.core.index.vector_index import INDEX_FILE, VectorIndex  # noqa: E402
 from app.core.ingest.chunker import ChunkDraft  # noqa: E402
 from app.core.ingest.normalize import normalize_text  # noqa: E402
 from app.core.retrieve import Retriever  # noqa: E402
+from app.core.store.database import STORE_FILE  # noqa: E402
 from app.core.store.library import LibraryStore  # noqa: E402
 from app.core.store.records import NewChunk  # noqa: E402
+from benchmarks import ann_compare  # noqa: E402
+from benchmarks.eval import texts_en, texts_zh  # noqa: E402
+from benchmarks.record_env import write_result  # noqa: E402
 
 CHUNKS_PER_DOCUMENT = 1000
 WORDS_PER_CHUNK = 120
@@ -147,58 +158,208 @@ def leg_times(retriever: Retriever, query: str) -> dict[str, float]:
     return times
 
 
+def size_label(chunks: int) -> str:
+    if chunks >= 1_000_000 and chunks % 1_000_000 == 0:
+        return f"{chunks // 1_000_000}M"
+    return f"{chunks // 1000}k" if chunks % 1000 == 0 else str(chunks)
+
+
+def rss_mb() -> float:
+    """This process's resident memory now (MB)."""
+    with open("/proc/self/statm", encoding="ascii") as handle:
+        return int(handle.read().split()[1]) * os.sysconf("SC_PAGE_SIZE") / 1e6
+
+
+def open_index(
+    store: LibraryStore, library: Path, dimension: int, rebuild: bool
+) -> tuple[VectorIndex, dict[str, object]]:
+    """The library's index in the product's layout for its size, timed when (re)built here."""
+    path = library / INDEX_FILE
+    figures: dict[str, object] = {}
+    before = rss_mb()
+    started = time.perf_counter()
+    notices: list[str] = []
+    if rebuild or not path.exists():
+        index = rebuild_index(store, dimension, path)
+        notices.append("rebuilt (--rebuild-index or no index file)")
+    else:
+        index = open_vector_index(store, dimension, path, notices.append)
+    elapsed = time.perf_counter() - started
+    layout = index.layout
+    figures["index_layout"] = {"kind": layout.kind, "nlist": layout.nlist, "nprobe": layout.nprobe}
+    if notices:
+        figures["index_build_s"] = round(elapsed, 1)
+        figures["index_build_note"] = notices[0]
+    else:
+        figures["index_load_s"] = round(elapsed, 1)
+    figures["index_memory_mb"] = round(rss_mb() - before)
+    figures["index_file_mb"] = round(path.stat().st_size / 1e6, 1)
+    return index, figures
+
+
+def time_searches(retriever: Retriever, seed: int, per_script: int, k: int) -> dict[str, object]:
+    """p50/p95/max of the hybrid search and of each of its parts alone, per script."""
+    results: dict[str, object] = {}
+    for query in ("warm-up", "预热查询"):
+        retriever.search(query, k)
+    for lang, batch in queries(seed, per_script).items():
+        parts = ("hybrid", "embed", "dense", "chunks_terms", "chunks_trigram")
+        latencies: dict[str, list[float]] = {part: [] for part in parts}
+        for query in batch:
+            started = time.perf_counter()
+            retriever.search(query, k)
+            latencies["hybrid"].append((time.perf_counter() - started) * 1000)
+            for leg, elapsed in leg_times(retriever, query).items():
+                latencies[leg].append(elapsed)
+        for leg, values in latencies.items():
+            if values:
+                results[f"{leg}_ms_{lang}"] = {
+                    "p50": round(statistics.median(values), 1),
+                    "p95": round(percentile(values, 0.95), 1),
+                    "max": round(max(values), 1),
+                }
+    return results
+
+
+# The statement of app/core/store/keyword_tables.search_keywords, with the retriever's pool.
+RANKED = "SELECT rowid FROM {t} WHERE {t} MATCH :q ORDER BY bm25({t}) LIMIT 50"
+
+
+def keyword_costs(retriever: Retriever, seed: int, per_script: int) -> dict[str, object]:
+    """Why the keyword legs cost what they cost: per leg, the rows the OR expression matches, the
+    time to rank them all by bm25 (what the retriever does) against the time only to count them,
+    and SQLite's query plan."""
+    from sqlalchemy import text
+
+    out: dict[str, object] = {}
+    with retriever.store.sessions() as session:
+        for lang, batch in queries(seed, per_script).items():
+            for _, table, expression in retriever.keyword_legs(normalize_text(batch[0])):
+                plan = session.execute(
+                    text(f"EXPLAIN QUERY PLAN {RANKED.format(t=table)}"), {"q": expression}
+                ).all()
+                out[f"plan_{table}"] = [row[-1] for row in plan]
+            rows: dict[str, list[dict[str, float]]] = {}
+            for query in batch:
+                for _, table, expression in retriever.keyword_legs(normalize_text(query)):
+                    started = time.perf_counter()
+                    session.execute(text(RANKED.format(t=table)), {"q": expression}).all()
+                    ranked = (time.perf_counter() - started) * 1000
+                    started = time.perf_counter()
+                    matches = session.execute(
+                        text(f"SELECT count(*) FROM {table} WHERE {table} MATCH :q"), {"q": expression}
+                    ).scalar_one()
+                    counted = (time.perf_counter() - started) * 1000
+                    rows.setdefault(table, []).append(
+                        {"matches": matches, "bm25_top50_ms": round(ranked, 1), "count_ms": round(counted, 1)}
+                    )
+            for table, values in rows.items():
+                out[f"{table}_{lang}"] = {
+                    "matches_p50": statistics.median(v["matches"] for v in values),
+                    "bm25_top50_ms_p50": round(statistics.median(v["bm25_top50_ms"] for v in values), 1),
+                    "count_only_ms_p50": round(statistics.median(v["count_ms"] for v in values), 1),
+                    "us_per_matched_row": round(
+                        1000
+                        * sum(v["bm25_top50_ms"] for v in values)
+                        / max(1, sum(v["matches"] for v in values)),
+                        2,
+                    ),
+                }
+    return out
+
+
+def real_centres(embedder: Embedder) -> np.ndarray:
+    """Embeddings of the eval set's paragraphs (English and Chinese): real topic centres."""
+    paragraphs = [
+        paragraph
+        for documents in (texts_en.DOCUMENTS, texts_zh.DOCUMENTS)
+        for _, pages in documents.values()
+        for page in pages
+        for paragraph in page
+        if len(paragraph) > 40
+    ]
+    return embedder.embed(paragraphs)
+
+
+def flat_against_ivf(
+    chunks: int, embedder: Embedder, queries_n: int, pool: int, kinds: list[str]
+) -> dict[str, object]:
+    """ann_compare.compare on `chunks` vectors of each kind, with probes around the product's."""
+    nprobe = ivf_layout(chunks).nprobe
+    probes = tuple(sorted({max(1, nprobe // 2), nprobe, nprobe * 2, nprobe * 4}))
+    centres = real_centres(embedder)
+    out: dict[str, object] = {"real_centres": len(centres), "queries": queries_n}
+    for kind in kinds:
+        make = ann_compare.vector_maker(kind, chunks, embedder.dimension, centres)
+        vectors = make(chunks, np.random.default_rng(1))
+        asked = make(queries_n, np.random.default_rng(2))
+        out[kind] = ann_compare.compare(vectors, asked, pool, probes)
+        del vectors
+        print(f"flat against IVF on {kind} vectors: done", file=sys.stderr)
+    return out
+
+
 def main() -> int:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--chunks", type=int, default=100_000)
     parser.add_argument("--queries", type=int, default=40, help="per script")
     parser.add_argument("-k", type=int, default=6)
     parser.add_argument("--keep", type=Path, help="build the library in this folder once and reuse it")
+    parser.add_argument("--rebuild-index", action="store_true", help="rebuild (and time) the vector index")
+    parser.add_argument("--ann", action="store_true", help="also compare flat and IVF on N vectors")
+    parser.add_argument("--ann-queries", type=int, default=100)
+    parser.add_argument(
+        "--ann-only", action="store_true", help="only the flat/IVF comparison (results/..._SIZE_ann.json)"
+    )
+    parser.add_argument(
+        "--embed-threads",
+        type=int,
+        help="torch intra-op threads for the query embedding (default: the product's); .._embedN.json",
+    )
+    parser.add_argument("--keyword-costs", type=int, default=0, metavar="Q", help="explain the keyword legs")
+    parser.add_argument("--ann-kinds", default=",".join(ann_compare.KINDS), help="comma-separated")
     args = parser.parse_args()
+    kinds = args.ann_kinds.split(",")
+    if not set(kinds) <= set(ann_compare.KINDS):
+        parser.error(f"--ann-kinds: choose among {', '.join(ann_compare.KINDS)}")
     seed = 7
     embedder = Embedder(paths.default_embed_model())
     embedder.load()
-    results: dict[str, object] = {
-        "chunks": args.chunks,
-        "cpu_count": os.cpu_count(),
-        "k": args.k,
-    }
+    results: dict[str, object] = {"chunks": args.chunks, "cpu_count": os.cpu_count(), "k": args.k}
+    variant = ""
+    if args.embed_threads:
+        import torch
+
+        torch.set_num_threads(args.embed_threads)
+        results["embed_threads"] = args.embed_threads
+        variant = f"_embed{args.embed_threads}"
+    if args.ann_only:
+        results["flat_against_ivf"] = flat_against_ivf(args.chunks, embedder, args.ann_queries, 50, kinds)
+        print(json.dumps(results, indent=2))
+        write_result(f"retrieval_scale_{size_label(args.chunks)}_ann", results)
+        return 0
     with tempfile.TemporaryDirectory(prefix="folio-scale-") as tmp:
         library = args.keep or Path(tmp) / "library"
-        if (library / "vectors.faiss").exists():
+        if (library / STORE_FILE).exists():
             store = LibraryStore(library)
-            index = VectorIndex.load(library / "vectors.faiss", embedder.dimension)
             results["reused_library"] = str(library)
+            results["chunks"] = args.chunks = store.chunk_count()
         else:
             store, build_s = build_library(library, embedder, args.chunks, seed)
-            index_started = time.perf_counter()
-            index = rebuild_index(store, embedder.dimension, library / "vectors.faiss")
             results["store_build_s"] = round(build_s, 1)
-            results["index_build_s"] = round(time.perf_counter() - index_started, 1)
+        index, figures = open_index(store, library, embedder.dimension, args.rebuild_index)
+        results.update(figures)
         results["library_mb"] = round(sum(f.stat().st_size for f in library.rglob("*")) / 1e6, 1)
         retriever = Retriever(store, index, embedder)
-        for query in ("warm-up", "预热查询"):
-            retriever.search(query, args.k)
-        for lang, batch in queries(seed, args.queries).items():
-            parts = ("hybrid", "embed", "dense", "chunks_terms", "chunks_trigram")
-            latencies: dict[str, list[float]] = {part: [] for part in parts}
-            for query in batch:
-                started = time.perf_counter()
-                retriever.search(query, args.k)
-                latencies["hybrid"].append((time.perf_counter() - started) * 1000)
-                for leg, elapsed in leg_times(retriever, query).items():
-                    latencies[leg].append(elapsed)
-            for leg, values in latencies.items():
-                if values:
-                    results[f"{leg}_ms_{lang}"] = {
-                        "p50": round(statistics.median(values), 1),
-                        "p95": round(percentile(values, 0.95), 1),
-                        "max": round(max(values), 1),
-                    }
+        results.update(time_searches(retriever, seed, args.queries, args.k))
+        if args.keyword_costs:
+            results["keyword_costs"] = keyword_costs(retriever, seed, args.keyword_costs)
         store.close()
+        del retriever, index
+    if args.ann:
+        results["flat_against_ivf"] = flat_against_ivf(args.chunks, embedder, args.ann_queries, 50, kinds)
     print(json.dumps(results, indent=2))
-    out = REPO / "benchmarks" / "results" / "retrieval_scale.json"
-    out.parent.mkdir(parents=True, exist_ok=True)
-    out.write_text(json.dumps(results, indent=2) + "\n", encoding="utf-8")
+    write_result(f"retrieval_scale_{size_label(args.chunks)}{variant}", results)
     return 0
 
 

@@ -1,7 +1,9 @@
 """`make bench`: run the benchmark set that fits in about 15 minutes on 2 quiet cores, print one table.
 
-Usage: python benchmarks/run_all.py [--full] [--only threads,generate,latency,cli,ingest,determinism,gui]
-       [--table-only]
+Usage: python benchmarks/run_all.py [--full] [--only threads,generate,latency,cli,ingest,determinism,gui,
+       retrieval_scale,evidence] [--table-only]
+Retrieval at scale runs at 10k chunks here; 100k and 1M are run by hand (bench_retrieval_scale.py
+--chunks 1000000 --keep DIR --ann: ~40 min to build the 1M library once, 12 GB of disk).
 --full runs more rounds and longer prompts (about 45 minutes on 2 cores). Each script writes
 benchmarks/results/NAME.json and NAME.env.json; the table is also written to results/table.md.
 Never run by `make test`.
@@ -25,6 +27,7 @@ from app.core import paths  # noqa: E402
 RESULTS = ROOT / "benchmarks" / "results"
 SAMPLES = ROOT.parent / "shared" / "pdf-samples"
 
+DEFAULT_SET = "threads,generate,latency,cli,ingest,determinism,gui,retrieval_scale"
 QUICK = {
     "threads": ["--rounds", "3", "--prompt-tokens", "2000", "--decode-tokens", "32"],
     "generate": ["--pairs", "5", "--prompt-tokens", "1000", "--tokens", "64", "--ttft-rounds", "2"],
@@ -33,6 +36,8 @@ QUICK = {
     "ingest": ["--rss-pages", "100"],
     "determinism": [],
     "gui": [],
+    "retrieval_scale": ["--chunks", "10000", "--ann"],
+    "evidence": ["--questions", "8"],  # not in the default set (about 10 min): --only evidence
 }
 FULL = {
     "threads": ["--rounds", "7", "--prompt-tokens", "2000", "--decode-tokens", "64"],
@@ -47,6 +52,8 @@ FULL = {
         "128",
     ],
     "gui": ["--pages", "300"],
+    "retrieval_scale": ["--chunks", "10000", "--ann"],
+    "evidence": ["--questions", "16"],
 }
 
 
@@ -108,6 +115,26 @@ def latency_rows(latency: dict[str, Any] | None) -> list[tuple[str, str, str]]:
     return rows
 
 
+def evidence_rows(evidence: dict[str, Any] | None) -> list[tuple[str, str, str]]:
+    """TTFT and prompt tokens before (whole passages, 1 prompt thread) and after evidence selection."""
+    if not evidence:
+        return []
+    rows: list[tuple[str, str, str]] = []
+    for name in ("before", "threads_only", "after"):
+        part = evidence[name]
+        rows.append(
+            (
+                f"eval questions, {name.replace('_', ' ')}: TTFT / prompt tokens (median)",
+                f"{part['ttft_ms_median']:.0f} ms / {part['prompt_tokens_median']:.0f}",
+                "",
+            )
+        )
+    for name, goal in (("threads_only", ""), ("after", "≤ 0.35")):
+        ratio = evidence[f"ttft_ratio_{name}_to_before"]
+        rows.append((f"TTFT {name.replace('_', ' ')} / before", spread_text(ratio, 3), goal))
+    return rows
+
+
 def table() -> str:
     """One markdown table from the latest results: figure, value (median, range), goal."""
     rows: list[tuple[str, str, str]] = []
@@ -163,6 +190,7 @@ def table() -> str:
                 )
             )
     rows += latency_rows(load("latency"))
+    rows += evidence_rows(load("evidence"))
     cli = load("cli")
     if cli:
         for command in ("search", "documents", "ask"):
@@ -235,6 +263,7 @@ def table() -> str:
                     "",
                 )
             )
+    rows += scale_rows()
     lines = ["| figure | median (min–max) | goal |", "|---|---|---|"]
     lines += [f"| {a} | {b} | {c} |" for a, b, c in rows]
     env_name = next((n for n in ("threads", "generate", "cli", "ingest") if load(n)), None)
@@ -252,19 +281,68 @@ def table() -> str:
     return "\n".join(lines)
 
 
+def scale_rows() -> list[tuple[str, str, str]]:
+    """Retrieval at scale, for every size measured (results/retrieval_scale_SIZE.json)."""
+    rows: list[tuple[str, str, str]] = []
+    found = [p for p in RESULTS.glob("retrieval_scale_*.json") if not p.name.endswith(".env.json")]
+    loaded = sorted(
+        ((json.loads(p.read_text(encoding="utf-8")), p) for p in found),
+        key=lambda s: (s[0]["chunks"], s[1].name),
+    )
+    for scale, path in loaded:
+        size, *variant = path.stem.removeprefix("retrieval_scale_").split("_")
+        if variant and variant[0].startswith("embed"):
+            size += f", {variant[0].removeprefix('embed')} embed thread(s)"
+        layout = scale.get("index_layout", {})
+        kind = layout.get("kind", "?") + (
+            f" nlist={layout['nlist']} nprobe={layout['nprobe']}" if layout.get("nlist") else ""
+        )
+        for lang in ("en", "zh"):
+            legs = [
+                scale.get(f"{leg}_ms_{lang}")
+                for leg in ("hybrid", "embed", "dense", "chunks_terms", "chunks_trigram")
+            ]
+            if all(legs):
+                text = " / ".join(f"{leg['p50']}–{leg['p95']}" for leg in legs if leg)
+                goal = "hybrid p95 ≤ 150 ms" if size.startswith("1M") else ""
+                rows.append(
+                    (
+                        f"search p50–p95 ms, {size} ({lang}, {kind}): hybrid/embed/dense/terms/trigram",
+                        text,
+                        goal,
+                    )
+                )
+        for kind_name, figures in scale.get("flat_against_ivf", {}).items():
+            if not isinstance(figures, dict):
+                continue
+            ivf = figures["ivf"]
+            at = figures["ivf_by_nprobe"].get(str(ivf["nprobe"]), {})
+            if at:
+                rows.append(
+                    (
+                        f"IVF vs flat, {size}, {kind_name} vectors: recall@10, dense p95 ms ivf / flat",
+                        f"{at['recall_at_10']}, {at['dense_ms']['p95']} / {figures['flat_dense_ms']['p95']}",
+                        "recall ≥ 0.95 (structured)",
+                    )
+                )
+    return rows
+
+
 def main() -> int:
     parser = argparse.ArgumentParser(description=__doc__)
     parser.add_argument("--full", action="store_true", help="more rounds, longer prompts (~45 min)")
     parser.add_argument(
         "--only",
-        default="threads,generate,latency,cli,ingest,determinism,gui",
-        help="comma-separated subset",
+        help="comma-separated subset (default: all but evidence; --full adds evidence)",
     )
     parser.add_argument("--table-only", action="store_true", help="print the table of the last results")
     args = parser.parse_args()
     if not args.table_only:
         plan = FULL if args.full else QUICK
-        for name in args.only.split(","):
+        names = (args.only or DEFAULT_SET).split(",")
+        if args.full and not args.only:
+            names.append("evidence")
+        for name in names:
             script = ROOT / "benchmarks" / f"bench_{name}.py"
             extra = plan[name]
             if name == "ingest" and not SAMPLES.exists():

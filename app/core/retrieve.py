@@ -4,6 +4,7 @@ weights, then one hit per place (overlapping chunks of a page collapse into the 
 from __future__ import annotations
 
 import time
+from concurrent.futures import Future, ThreadPoolExecutor
 from dataclasses import dataclass
 
 import numpy as np
@@ -17,6 +18,12 @@ from app.core.passage import Hit, SearchResult
 from app.core.script import has_cjk
 from app.core.store.library import LibraryStore
 from app.core.store.records import ChunkRow
+
+# The keyword legs run beside the query embedding and the dense search (SQLite and torch release the
+# GIL): same rankings, but a search costs about its slowest leg instead of the sum of them. At 1M
+# chunks the legs take 60-180 ms each (benchmarks/bench_retrieval_scale.py). Threads start on
+# first use.
+_KEYWORD_WORKERS = ThreadPoolExecutor(max_workers=2, thread_name_prefix="folio-keywords")
 
 RRF_K = 10  # damps the head of each ranking; tuned on the eval (the usual 60 let weak legs vote too much)
 
@@ -85,17 +92,22 @@ class Retriever:
         self.candidates = candidates
         self.weights = weights or WEIGHTS
 
-    def rankings(
-        self, normalized: str, query_vector: np.ndarray, pool: int
-    ) -> tuple[list[list[int]], list[float]]:
-        """Each leg's ranking of chunk ids, best first, with the leg's weight for this query."""
+    def rankings(self, normalized: str, pool: int) -> tuple[np.ndarray, list[list[int]], list[float]]:
+        """The query's vector, and each leg's ranking of chunk ids (best first) with the leg's
+        weight for this query. The keyword legs run in worker threads meanwhile."""
         weights = self.weights[query_script(normalized)]
+        keyword: list[tuple[float, Future[list[int]]]] = [
+            (weight, _KEYWORD_WORKERS.submit(self.store.keyword_search, table, expression, pool))
+            for weight, table, expression in self.keyword_legs(normalized)
+        ]
         legs: list[tuple[float, list[int]]] = []
-        if weights.dense > 0:
-            legs.append((weights.dense, [cid for cid, _ in self.index.search(query_vector, pool)]))
-        for weight, table, expression in self.keyword_legs(normalized):
-            legs.append((weight, self.store.keyword_search(table, expression, pool)))
-        return [ranking for _, ranking in legs], [weight for weight, _ in legs]
+        try:
+            query_vector = self.embedder.embed([normalized])[0]
+            if weights.dense > 0:
+                legs.append((weights.dense, [cid for cid, _ in self.index.search(query_vector, pool)]))
+        finally:
+            legs += [(weight, future.result()) for weight, future in keyword]
+        return query_vector, [ranking for _, ranking in legs], [weight for weight, _ in legs]
 
     def keyword_legs(self, normalized: str) -> list[tuple[float, str, str]]:
         """(weight, table, FTS5 expression) of each keyword leg this query runs."""
@@ -117,8 +129,8 @@ class Retriever:
         if k < 1:
             raise UsageError("the number of results must be at least 1")
         pool = max(self.candidates, k)
-        query_vector = self.embedder.embed([normalized])[0]
-        fused = reciprocal_rank_fusion(*self.rankings(normalized, query_vector, pool))
+        query_vector, rankings, weights = self.rankings(normalized, pool)
+        fused = reciprocal_rank_fusion(rankings, weights)
         if not fused:  # no leg with a vote found anything: the dense ranking is better than none
             fused = reciprocal_rank_fusion([[cid for cid, _ in self.index.search(query_vector, pool)]])
         ranked = sorted(fused.items(), key=lambda item: (-item[1], item[0]))
