@@ -3,6 +3,10 @@
 from __future__ import annotations
 
 import threading
+from typing import Any
+
+import numpy as np
+import pytest
 
 from app.core.embed.embedder import Embedder
 
@@ -30,3 +34,28 @@ def test_tokenize_and_encode_from_several_threads_at_once(embedder: Embedder) ->
     for thread in threads:
         thread.join()
     assert not errors, errors[:1]
+
+
+def test_a_few_texts_run_on_one_thread_and_the_thread_count_comes_back(
+    embedder: Embedder, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    import torch
+
+    from app.core.embed.embedder import FEW_TEXTS
+
+    model = embedder._load()
+    seen: list[int] = []
+    encode = model.encode
+
+    def recording(*args: Any, **kwargs: Any) -> Any:
+        seen.append(torch.get_num_threads())
+        return encode(*args, **kwargs)
+
+    monkeypatch.setattr(model, "encode", recording)
+    before = torch.get_num_threads()
+    texts = [f"Sentence number {n} about the lighthouse." for n in range(FEW_TEXTS + 1)]
+    alone = embedder.embed(texts[:1])
+    together = embedder.embed(texts)
+    assert seen == [1, before]
+    assert torch.get_num_threads() == before
+    assert float(np.dot(alone[0], together[0])) > 0.999  # the same vector either way

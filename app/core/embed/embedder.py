@@ -17,6 +17,11 @@ from app.core.embed.precision import resolve_precision
 from app.core.errors import ModelError
 
 Vectors = npt.NDArray[np.float32]
+# A call with at most this many texts (a query; an answer's or the passages' sentences) runs on one
+# torch thread. With the other core busy (a PDF being parsed, another process), two threads wait on
+# each other: a query took 792 ms on 2 threads against 15 ms on 1 (benchmarks/README.md). Ingestion
+# batches are larger and keep every thread.
+FEW_TEXTS = 48
 
 
 class Embedder:
@@ -126,7 +131,8 @@ class Embedder:
         if not texts:
             return np.zeros((0, dim), dtype=np.float32)
         model = self._load()
-        with self._use_lock, self._arithmetic():
+        threads = _one_thread() if len(texts) <= FEW_TEXTS else contextlib.nullcontext()
+        with self._use_lock, threads, self._arithmetic():
             vectors = model.encode(
                 list(texts),
                 batch_size=self.batch_size,
@@ -141,6 +147,21 @@ class Embedder:
         if self.precision != "bf16":
             return contextlib.nullcontext()
         return _bf16_autocast()
+
+
+@contextlib.contextmanager
+def _one_thread() -> Iterator[None]:
+    import torch
+
+    before = torch.get_num_threads()
+    if before == 1:
+        yield
+        return
+    torch.set_num_threads(1)
+    try:
+        yield
+    finally:
+        torch.set_num_threads(before)
 
 
 @contextlib.contextmanager
