@@ -61,8 +61,10 @@ class Settings:
     embed_precision: str = "auto"
     # evidence selection: each passage reaches the prompt cut to the sentences that matter for the
     # question and their neighbours (a shorter prompt, a sooner first token); citations still point
-    # to the whole stored passage
-    evidence_selection: bool = True
+    # to the whole stored passage. Off by default: on the eval (make eval) it cut the median prompt
+    # 1,422 -> 766 tokens (English) and 1,059 -> 883 (Chinese) but the default model answered less
+    # well (accuracy en 0.44 -> 0.40, zh 0.29 -> 0.27; citation precision 0.84 -> 0.79, 0.79 -> 0.70)
+    evidence_selection: bool = False
 
     def chat_model_path(self) -> Path:
         return Path(self.model_path) if self.model_path else paths.default_chat_model()

@@ -339,7 +339,8 @@ def test_a_follow_up_shows_the_same_excerpts_and_reuses_the_whole_previous_promp
     def search(query: str, k: int) -> SearchResult:
         return next(searches)(query, k)
 
-    chat = Answerer(test_settings, answerer._sessions, search, engine=answerer.engine)
+    settings = test_settings.replace(evidence_selection=True)
+    chat = Answerer(settings, answerer._sessions, search, engine=answerer.engine)
     first = chat.ask("How tall is the lighthouse tower?", AskOptions(max_tokens=40))
     follow = chat.ask("When was the lighthouse first lit?", AskOptions(max_tokens=20), chat_id=first.chat_id)
     assert first.budget is not None and follow.budget is not None and first.complete
