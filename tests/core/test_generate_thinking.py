@@ -123,7 +123,7 @@ def test_thinking_is_never_carried_into_later_prompts(
         session.add(Message(chat=chat, role="assistant", content="Partial", finish_reason="length"))
         session.flush()
         chat_id = chat.id
-    turns = [HistoryTurn(q, a) for q, a in ConversationStore(sessions).turns(chat_id)]
+    turns = [HistoryTurn(t.question, t.answer) for t in ConversationStore(sessions).turns(chat_id)]
     assert [(t.question, t.answer) for t in turns] == [("What is the answer?", "It is 4 [1].")]
     plan = assemble(thinking_engine, "Why?", HITS, turns, n_ctx=2048, max_tokens=64, enable_thinking=True)
     assert "It is 4 [1]." in plan.prompt

@@ -35,7 +35,7 @@ from app.core.prompt.budget import Budget, DroppedPassage, HistoryTurn, assemble
 from app.core.prompt.citations import parse_citations
 from app.core.prompt.reuse import follow_up_order
 from app.core.prompt.system import not_covered_answer, passages_did_not_fit, unsupported_notice
-from app.core.store.conversations import ChatSummary, ConversationStore, StoredMessage
+from app.core.store.conversations import ChatSummary, ConversationStore, StoredMessage, Turn
 
 log = logging.getLogger("folio.answer")
 METRICS_EVERY = 16  # tokens between live Metrics events
@@ -170,8 +170,10 @@ class Answerer:
         cancel: CancelToken,
         started: float,
     ) -> Iterator[AnswerEvent]:
+        turns: list[Turn] = []
         try:
-            self._retrieve(run, k, chat_id)
+            turns = self.conversations.turns(chat_id) if chat_id is not None else []  # read once
+            self._retrieve(run, k, turns)
         except Exception as exc:
             run.mark("retrieve", started)
             yield Retrieved([], 0.0)
@@ -196,11 +198,8 @@ class Answerer:
             rate = engine.prefill_rate() if target_s > 0 else None
             started = run.mark("load", started)
             escape = engine.escape_special
-            history = [
-                HistoryTurn(escape(turn.question), escape(turn.answer))
-                for turn in (self._history(chat_id) if chat_id is not None else [])
-            ]
-            shown = self._prompt_passages(run, chat_id)
+            history = [HistoryTurn(escape(turn.question), escape(turn.answer)) for turn in turns]
+            shown = self._prompt_passages(run, turns)
             plan = assemble(
                 engine,
                 escape(run.question),
@@ -371,39 +370,30 @@ class Answerer:
             log.exception("checking the answer's sentences failed")
             return None
 
-    def _retrieve(self, run: AnswerRun, k: int, chat_id: int | None) -> None:
+    def _retrieve(self, run: AnswerRun, k: int, turns: list[Turn]) -> None:
         """Search for the question and score how well the hits cover it. A follow-up in a chat
         ("and why did they rise?") names little of its subject: when the question alone fails the
         gate, search again with the chat's previous question before it, and keep what covers more."""
         result = self._search(run.question, k)
         run.hits, run.retrieval_ms = list(result.hits), result.retrieval_ms
         run.gate = gate_score(run.question, run.hits)
-        if chat_id is None or (run.hits and run.gate.score >= self._settings.grounding_threshold):
+        if not turns or (run.hits and run.gate.score >= self._settings.grounding_threshold):
             return
-        turns = self.conversations.turns(chat_id)
-        if not turns:
-            return
-        query = f"{turns[-1][0]}\n{run.question}"
+        query = f"{turns[-1].question}\n{run.question}"
         again = self._search(query, k)
         gate = gate_score(query, again.hits)
         run.retrieval_ms += again.retrieval_ms
         if again.hits and gate.score > run.gate.score:
             run.hits, run.gate = list(again.hits), gate
 
-    def _prompt_passages(self, run: AnswerRun, chat_id: int | None) -> list[Hit]:
+    def _prompt_passages(self, run: AnswerRun, turns: list[Turn]) -> list[Hit]:
         """The hits as the prompt shows them: cut to the sentences that matter (when set), and in a
         chat with the previous answer's passages first, as it showed them (KV cache reuse)."""
         shown = run.hits
         if self._settings.evidence_selection:
             shown = select_evidence(run.question, run.hits, self._embed)
-        if chat_id is None:
-            return list(shown)
-        trace = self.conversations.last_trace(chat_id)
-        previous = Budget.from_json(dict(trace.get("budget") or {})) if trace else None
+        previous = Budget.from_json(dict(turns[-1].trace.get("budget") or {})) if turns else None
         return follow_up_order(shown, previous, run.hits)
-
-    def _history(self, chat_id: int) -> list[HistoryTurn]:
-        return [HistoryTurn(question, answer) for question, answer in self.conversations.turns(chat_id)]
 
     def ask(
         self,

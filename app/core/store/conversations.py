@@ -47,6 +47,16 @@ class StoredMessage:
 
 
 @dataclass(frozen=True)
+class Turn:
+    """A question and its complete answer in a chat, with the answer's trace (its budget says
+    which passages its prompt showed, and how)."""
+
+    question: str
+    answer: str
+    trace: dict[str, Any]
+
+
+@dataclass(frozen=True)
 class AnswerRecord:
     """What is saved of one answer: plain data, whatever layer produced it."""
 
@@ -81,9 +91,10 @@ class ConversationStore:
         with self.sessions() as session:
             return session.get(Chat, chat_id) is not None
 
-    def turns(self, chat_id: int) -> list[tuple[str, str]]:
-        """(question, answer) pairs of a chat, oldest first; only complete answers, never thinking."""
-        turns: list[tuple[str, str]] = []
+    def turns(self, chat_id: int) -> list[Turn]:
+        """The chat's questions with their complete answers and traces, oldest first (an answer
+        that was cut off, cancelled or failed is left out with its question; never thinking)."""
+        turns: list[Turn] = []
         with self.sessions() as session:
             chat = session.get(Chat, chat_id)
             if chat is None:
@@ -94,24 +105,10 @@ class ConversationStore:
                     question = message.content
                 elif message.role == "assistant" and question is not None:
                     if message.finish_reason == "stop" and message.content.strip():
-                        turns.append((question, message.content))
+                        trace = dict(message.trace.data) if message.trace is not None else {}
+                        turns.append(Turn(question, message.content, trace))
                     question = None
         return turns
-
-    def last_trace(self, chat_id: int) -> dict[str, Any] | None:
-        """The trace of the chat's newest complete answer (the last turn `turns` returns), if any."""
-        with self.sessions() as session:
-            chat = session.get(Chat, chat_id)
-            if chat is None:
-                return None
-            for message in reversed(chat.messages):
-                if (
-                    message.role == "assistant"
-                    and message.finish_reason == "stop"
-                    and message.content.strip()
-                ):
-                    return dict(message.trace.data) if message.trace is not None else None
-        return None
 
     def save(self, record: AnswerRecord, chat_id: int | None) -> tuple[int, int]:
         """Store the question, the answer (marked by its finish reason) and its trace in one
