@@ -305,11 +305,14 @@ def install(missing: Sequence[MissingLibrary]) -> bool:
     command = install_command(packages, as_root)
     env = {**os.environ, "DEBIAN_FRONTEND": "noninteractive"}
     print(f"installing the window's system libraries: {' '.join(command)}", file=sys.stderr)
-    if subprocess.run(command, env=env).returncode == 0:
+    # apt-get's progress goes to stderr with the rest of what is said to people: a caller's stdout
+    # carries only its result (the .deb build reads the Depends value from it).
+    if subprocess.run(command, env=env, stdout=sys.stderr).returncode == 0:
         return True
     update = [*command[: command.index("apt-get")], "apt-get", "update"]
     return (
-        subprocess.run(update, env=env).returncode == 0 and subprocess.run(command, env=env).returncode == 0
+        subprocess.run(update, env=env, stdout=sys.stderr).returncode == 0
+        and subprocess.run(command, env=env, stdout=sys.stderr).returncode == 0
     )
 
 

@@ -5,8 +5,8 @@
 # and the icon in the hicolor theme (dpkg triggers refresh the menu and icon caches).
 # Usage: packaging/build_deb.sh [--skip-bundle]     (--skip-bundle reuses an existing dist/folio)
 # Environment: PYTHON (default .venv/bin/python), DEB_COMPRESSION (zstd|gzip|xz, default zstd),
-#              DEB_LEVEL (default 3: measured 523 MB in 16 s here, vs 566 MB/15 s at 1, 491 MB/24 s at 9;
-#              gzip -1: 593 MB/29 s — use DEB_COMPRESSION=gzip for dpkg older than 1.21.18),
+#              DEB_LEVEL (default 3; figures by level in the README's "Installer" section;
+#              use DEB_COMPRESSION=gzip for dpkg older than 1.21.18),
 #              DEB_MAINTAINER (the control file's Maintainer field).
 set -euo pipefail
 cd "$(dirname "$0")/.."
@@ -60,11 +60,11 @@ INSTALLED_KB=$(du -sk --exclude=DEBIAN "$STAGE" | cut -f1)
 # match the user's display stack). The build machine must have those libraries installed.
 echo "== dpkg-shlibdeps over the bundle" >&2
 shlibs_started=$SECONDS
-DEPENDS=$(PYTHONPATH="$PWD" "$PYTHON" packaging/shlibdeps.py "$STAGE")
-echo "== Depends ($((SECONDS - shlibs_started)) s): $DEPENDS" >&2
-sed -e "s/@VERSION@/$VERSION/" -e "s/@ARCH@/$ARCH/" -e "s/@INSTALLED_KB@/$INSTALLED_KB/" \
-    -e "s/@DEPENDS@/$DEPENDS/" -e "s|@MAINTAINER@|$MAINTAINER|" packaging/linux/control.in > "$STAGE/DEBIAN/control"
-chmod 0644 "$STAGE/DEBIAN/control"
+# The control file is written by Python (values substituted verbatim, Depends validated); stdout of
+# this step is unused, so nothing apt-get or dpkg-shlibdeps prints can reach a field.
+PYTHONPATH="$PWD" "$PYTHON" packaging/debian_control.py "$STAGE" --version "$VERSION" --arch "$ARCH" \
+    --installed-kb "$INSTALLED_KB" --maintainer "$MAINTAINER" >&2
+echo "== control written after $((SECONDS - shlibs_started)) s" >&2
 
 echo "== dpkg-deb -Z$COMPRESSION -z$LEVEL" >&2
 mkdir -p dist

@@ -1,7 +1,8 @@
 """The .deb's Depends, computed: `dpkg-shlibdeps` over the staged bundle's ELF files.
 
 Usage (from the repository root): PYTHONPATH=. python packaging/shlibdeps.py STAGE_DIR
-prints one line, the Depends value. STAGE_DIR is the package tree (it holds DEBIAN/); every
+prints one line, the Depends value, on stdout (and nothing else there: what apt-get says while
+installing a missing library goes to stderr). STAGE_DIR is the package tree (it holds DEBIAN/); every
 directory of the bundle that holds a shared library is given to dpkg-shlibdeps with -l, so a
 library the bundle carries itself resolves inside the package and adds no dependency. A library
 that is found nowhere (not in the bundle, not installed here) is an error: the build machine must
@@ -78,7 +79,10 @@ def shlibs_depends(stage: Path, install_missing: bool = True) -> str:
 
 def main(argv: list[str]) -> int:
     if len(argv) != 1 or not (Path(argv[0]) / "DEBIAN").is_dir():
-        print("usage: PYTHONPATH=. python packaging/shlibdeps.py STAGE_DIR  (the tree that holds DEBIAN/)")
+        print(
+            "usage: PYTHONPATH=. python packaging/shlibdeps.py STAGE_DIR  (the tree that holds DEBIAN/)",
+            file=sys.stderr,
+        )
         return 2
     print(shlibs_depends(Path(argv[0])))
     return 0

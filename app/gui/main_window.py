@@ -5,7 +5,7 @@ from __future__ import annotations
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
-from PySide6.QtCore import Qt
+from PySide6.QtCore import QCoreApplication, Qt
 from PySide6.QtGui import QAction, QCloseEvent, QDragEnterEvent, QDragMoveEvent, QDropEvent, QKeySequence
 from PySide6.QtWidgets import (
     QFileDialog,
@@ -18,6 +18,7 @@ from PySide6.QtWidgets import (
     QWidget,
 )
 
+from app.core.formats import FORMATS, all_patterns, name_patterns
 from app.core.passage import Citation
 from app.gui.about_dialog import AboutDialog
 from app.gui.answer_state import AnswerState
@@ -25,7 +26,6 @@ from app.gui.app_controller import AppController
 from app.gui.budget_dialog import BudgetDialog
 from app.gui.chat_controller import ChatController
 from app.gui.chat_list import ChatList
-from app.gui.i18n import QT_TRANSLATE_NOOP
 from app.gui.ingest_controller import IngestController
 from app.gui.ingest_panel import IngestPanel
 from app.gui.library_panel import LibraryPanel
@@ -37,12 +37,17 @@ from app.gui.transcript import Transcript
 if TYPE_CHECKING:
     from app.core.store.layers import PageLayerInfo
 
-DOCUMENT_FILTER = QT_TRANSLATE_NOOP(
-    "MainWindow",
-    "Documents (*.pdf *.docx *.epub *.html *.htm *.xhtml *.txt *.md *.markdown);;"
-    "PDF (*.pdf);;Word (*.docx);;E-books (*.epub);;Web pages (*.html *.htm *.xhtml);;"
-    "Text and Markdown (*.txt *.md *.markdown);;All files (*)",
-)
+
+def document_filter() -> str:
+    """The file dialog's filters, from the one list of readable formats (app/core/formats.py)."""
+    tr = QCoreApplication.translate
+    return ";;".join(
+        [
+            f"{tr('MainWindow', 'Documents')} ({all_patterns()})",
+            *(f"{f.name} ({name_patterns(f.suffixes)})" for f in FORMATS),
+            f"{tr('MainWindow', 'All files')} (*)",
+        ]
+    )
 
 
 class MainWindow(QMainWindow):
@@ -174,7 +179,7 @@ class MainWindow(QMainWindow):
 
     # -- documents -------------------------------------------------------------------------------
     def choose_documents(self) -> None:
-        paths, _ = QFileDialog.getOpenFileNames(self, self.tr("Add documents"), "", self.tr(DOCUMENT_FILTER))
+        paths, _ = QFileDialog.getOpenFileNames(self, self.tr("Add documents"), "", document_filter())
         if paths:
             self.add_paths([Path(p) for p in paths])
 

@@ -5,6 +5,7 @@ from __future__ import annotations
 from PySide6.QtCore import Qt, Signal
 from PySide6.QtWidgets import QLabel, QScrollArea, QVBoxLayout, QWidget
 
+from app.core.formats import format_names
 from app.gui.answer_state import AnswerState
 from app.gui.answer_view import AnswerView, QuestionView
 
@@ -33,10 +34,11 @@ class Transcript(QScrollArea):
         self._empty.setText(
             self.tr(
                 "<h2>Ask your documents</h2>"
-                "<p>Drop PDFs, text or Markdown files (or whole folders) anywhere on this window,<br>"
-                "or use <b>Add documents…</b> (Ctrl+O). Then ask a question below.</p>"
+                "<p>Drop files (or whole folders) anywhere on this window, or use <b>Add documents…</b>"
+                " (Ctrl+O). Then ask a question below.</p>"
+                "<p>Folio reads %1 files.</p>"
                 "<p>Answers cite their sources as [1], [2]… — click one to open the page.</p>"
-            )
+            ).replace("%1", format_names())
         )
         self._layout.addWidget(self._empty, 1)
         self._layout.addStretch(0)

@@ -6,6 +6,7 @@ from __future__ import annotations
 from datetime import UTC, datetime
 
 from PySide6.QtCore import Qt
+from PySide6.QtWidgets import QLabel
 from pytestqt.qtbot import QtBot
 
 from app.core.config import Settings
@@ -13,8 +14,9 @@ from app.core.ingest.pipeline import OCR_PAGE_WEIGHT, IngestProgress
 from app.core.store.records import DocumentInfo
 from app.gui.ingest_controller import EtaEstimator
 from app.gui.library_panel import LibraryPanel
-from app.gui.main_window import DOCUMENT_FILTER
+from app.gui.main_window import document_filter
 from app.gui.settings_dialog import SettingsDialog
+from app.gui.transcript import Transcript
 
 
 def _document(kind: str, pages: int, ocr_pages: int) -> DocumentInfo:
@@ -59,6 +61,14 @@ def test_settings_dialog_turns_ocr_off(qtbot: QtBot) -> None:
     assert dialog.values().ocr_enabled is False
 
 
-def test_file_dialog_offers_the_new_types() -> None:
+def test_file_dialog_offers_the_new_types(qtbot: QtBot) -> None:
     for pattern in ("*.pdf", "*.docx", "*.epub", "*.html", "*.htm", "*.md", "*.txt"):
-        assert pattern in DOCUMENT_FILTER
+        assert pattern in document_filter()
+
+
+def test_empty_window_names_every_readable_format(qtbot: QtBot) -> None:
+    transcript = Transcript()
+    qtbot.addWidget(transcript)
+    hint = transcript.findChild(QLabel, "emptyHint").text()
+    for name in ("PDF", "Word", "EPUB", "HTML", "Markdown", "text"):
+        assert name in hint

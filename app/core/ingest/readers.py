@@ -12,14 +12,11 @@ from collections.abc import Iterator
 from dataclasses import dataclass
 from pathlib import Path
 
+from app.core.formats import SUFFIX_KINDS, format_names
 from app.core.ingest.page import PageContent, ReadEvent
 
-TEXT_SUFFIXES = {".txt": "txt", ".text": "txt", ".md": "md", ".markdown": "md"}
-PDF_SUFFIXES = {".pdf": "pdf"}
-SECTION_SUFFIXES = {".docx": "docx", ".html": "html", ".htm": "html", ".xhtml": "html", ".epub": "epub"}
-SUPPORTED_SUFFIXES = {**TEXT_SUFFIXES, **PDF_SUFFIXES, **SECTION_SUFFIXES}
 # Kinds whose "pages" are sections (cited by heading path and paragraph).
-SECTION_KINDS = frozenset(SECTION_SUFFIXES.values())
+SECTION_KINDS = frozenset({"docx", "html", "epub"})
 KIND_LABELS = {
     "pdf": "PDF",
     "txt": "text file",
@@ -44,13 +41,13 @@ class ReadOptions:
 
 
 def file_kind(path: Path) -> str | None:
-    return SUPPORTED_SUFFIXES.get(path.suffix.lower())
+    return SUFFIX_KINDS.get(path.suffix.lower())
 
 
 def unsupported_reason(path: Path) -> str:
     """Why a file is refused, naming what Folio reads instead."""
     suffix = path.suffix.lower() or "no extension"
-    return f"unsupported file type ({suffix}); Folio reads PDF, DOCX, EPUB, HTML, Markdown and text files"
+    return f"unsupported file type ({suffix}); Folio reads {format_names()} files"
 
 
 def kind_label(kind: str | None) -> str:
