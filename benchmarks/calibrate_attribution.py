@@ -1,7 +1,7 @@
 """Fit the attribution weights and thresholds on the labelled sentence set, and report precision/recall.
 
 Usage: .venv/bin/python benchmarks/calibrate_attribution.py [--no-embedder]
-Grid-searches app.core.answering.support.Calibration on tests/core/data/attribution_pairs.json for the
+Grid-searches app.core.answering.attribution.Calibration on tests/core/data/attribution_pairs.json for the
 best F0.5 of "supported" (right passage required; precision counts double): first the
 lexical weights and threshold (no vectors), then the embedding mix and its threshold (real
 all-MiniLM-L6-v2 vectors). Reports the fit on the whole set and leave-one-topic-out figures (each topic
@@ -22,7 +22,7 @@ from typing import Any
 ROOT = Path(__file__).resolve().parents[1]
 sys.path.insert(0, str(ROOT))
 
-from app.core.answering.support import CALIBRATION, Calibration, attribute  # noqa: E402
+from app.core.answering.attribution import CALIBRATION, Calibration, attribute  # noqa: E402
 from tests.core.attribution_cases import CachedEmbedder, Case, evaluate, load_cases  # noqa: E402
 
 RESULTS = ROOT / "benchmarks" / "results" / "attribution_calibration.json"

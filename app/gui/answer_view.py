@@ -21,7 +21,7 @@ from PySide6.QtWidgets import (
     QWidget,
 )
 
-from app.core.answering.support import SentenceCheck
+from app.core.answering.attribution import SentenceCheck
 from app.core.passage import Citation
 from app.gui.answer_marks import annotated_markdown, mark_unsupported, support_line
 from app.gui.answer_state import DONE, FAILED, AnswerState

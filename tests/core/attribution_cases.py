@@ -10,7 +10,7 @@ from typing import Any
 
 import numpy as np
 
-from app.core.answering.support import CALIBRATION, Calibration, attribute
+from app.core.answering.attribution import CALIBRATION, Calibration, attribute
 
 DATA = Path(__file__).parent / "data" / "attribution_pairs.json"
 

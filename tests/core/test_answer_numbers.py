@@ -4,8 +4,8 @@ from __future__ import annotations
 
 import pytest
 
-from app.core.answering.numbers import spell_numbers
-from app.core.answering.support import attribute
+from app.core.answering.attribution import attribute
+from app.core.numbers import spell_numbers
 
 
 @pytest.mark.parametrize(

@@ -8,8 +8,8 @@ from PySide6.QtCore import QUrl
 from PySide6.QtGui import QTextCharFormat, QTextCursor
 from pytestqt.qtbot import QtBot
 
+from app.core.answering.attribution import attribute
 from app.core.answering.checking import verified_citations
-from app.core.answering.support import attribute
 from app.core.passage import Hit
 from app.gui.answer_marks import annotated_markdown, plain_pieces
 from app.gui.answer_state import AnswerState

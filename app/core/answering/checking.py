@@ -1,4 +1,4 @@
-"""Check a finished answer against its passages: sentence support, and the citations that survive it."""
+"""The answer check the pipeline runs: attribution, with or without the embedder, and the citations kept."""
 
 from __future__ import annotations
 
@@ -7,7 +7,7 @@ from collections.abc import Callable, Sequence
 import numpy as np
 import numpy.typing as npt
 
-from app.core.answering.support import Attribution, Embed, attribute
+from app.core.answering.attribution import Attribution, Embed, attribute
 from app.core.passage import Citation, Hit
 
 # (answer text, the passages the model was given, [1] first) -> every sentence checked

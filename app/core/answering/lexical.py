@@ -9,7 +9,7 @@ import unicodedata
 from collections.abc import Iterable, Sequence
 from dataclasses import dataclass
 
-from app.core.answering.numbers import spell_numbers
+from app.core.numbers import spell_numbers
 from app.core.script import CJK_CHAR
 
 # CJK letters: the CJK blocks without their punctuation (what NFKC leaves of it is in U+3000–U+303F).

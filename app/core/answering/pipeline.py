@@ -10,12 +10,12 @@ from typing import Any
 
 from sqlalchemy.orm import Session, sessionmaker
 
+from app.core.answering.attribution import Attribution, Embed
 from app.core.answering.checking import Verifier, lexical_verifier, verified_citations
-from app.core.answering.evidence import select_evidence
+from app.core.answering.excerpts import select_excerpts
 from app.core.answering.gate import gate_score
 from app.core.answering.model_slot import ModelSlot
 from app.core.answering.run import AnswerRun
-from app.core.answering.support import Attribution, Embed
 from app.core.answering.types import (
     Answer,
     AnswerEvent,
@@ -391,7 +391,7 @@ class Answerer:
         chat with the previous answer's passages first, as it showed them (KV cache reuse)."""
         shown = run.hits
         if self._settings.evidence_selection:
-            shown = select_evidence(run.question, run.hits, self._embed)
+            shown = select_excerpts(run.question, run.hits, self._embed)
         previous = Budget.from_json(dict(turns[-1].trace.get("budget") or {})) if turns else None
         return follow_up_order(shown, previous, run.hits)
 

@@ -5,7 +5,7 @@ from __future__ import annotations
 
 import re
 
-from app.core.answering.numbers import spell_numbers
+from app.core.numbers import spell_numbers
 
 # canonical unit: its spellings. Latin spellings match whole words, case-insensitively; the one-letter
 # symbols are in _SYMBOLS (case matters there: "5 M" is five million, not five metres).

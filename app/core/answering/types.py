@@ -5,7 +5,7 @@ from __future__ import annotations
 from dataclasses import dataclass, field
 from typing import Any
 
-from app.core.answering.support import Attribution, SentenceCheck
+from app.core.answering.attribution import Attribution, SentenceCheck
 from app.core.generate.model import Sampling
 from app.core.passage import Citation, Hit
 from app.core.prompt.budget import Budget

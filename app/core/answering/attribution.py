@@ -1,4 +1,4 @@
-"""Verify an answer sentence by sentence: score each against the passages, check and attach citations."""
+"""Attribution: how well each answer sentence is supported by each passage, and the citations that fit."""
 
 from __future__ import annotations
 

@@ -7,7 +7,7 @@ from dataclasses import replace
 import numpy as np
 import numpy.typing as npt
 
-from app.core.answering.evidence import GAP, kept_sentences, score_sentences, select_evidence
+from app.core.answering.excerpts import GAP, kept_sentences, score_sentences, select_excerpts
 from app.core.embed.embedder import Embedder
 from app.core.passage import Hit
 from tests.core.answer_helpers import make_hit
@@ -33,7 +33,7 @@ HAFEN = (
 
 def test_the_answering_sentence_and_its_neighbours_are_kept_verbatim() -> None:
     hit = make_hit(7, LIGHTHOUSE, page=4)
-    (selected,) = select_evidence("How tall is the lighthouse tower?", [hit])
+    (selected,) = select_excerpts("How tall is the lighthouse tower?", [hit])
     assert "Its tower is 31 metres tall and made of granite." in selected.text
     # its neighbours stay: the sentence before names what "Its" is
     assert "The lighthouse on Skerry Point was first lit in 1871." in selected.text
@@ -49,14 +49,14 @@ def test_the_answering_sentence_and_its_neighbours_are_kept_verbatim() -> None:
 
 def test_labels_pages_and_ids_never_change() -> None:
     hit = replace(make_hit(9, LIGHTHOUSE, document="history.pdf", page=12), page_end=13, section="")
-    (selected,) = select_evidence("When were the keepers withdrawn?", [hit])
+    (selected,) = select_excerpts("When were the keepers withdrawn?", [hit])
     assert selected.text != hit.text
     assert replace(selected, text=hit.text) == hit
 
 
 def test_a_short_passage_is_kept_whole() -> None:
     hit = make_hit(1, "The lighthouse was first lit in 1871. Its tower is 31 metres tall.")
-    assert select_evidence("How tall is the tower?", [hit]) == [hit]
+    assert select_excerpts("How tall is the tower?", [hit]) == [hit]
 
 
 def test_a_chinese_question_is_scored_by_its_words_without_the_english_embedder() -> None:
@@ -66,7 +66,7 @@ def test_a_chinese_question_is_scored_by_its_words_without_the_english_embedder(
         calls.append(texts)
         return np.ones((len(texts), 4), dtype=np.float32)
 
-    (selected,) = select_evidence("灯塔有多高？", [make_hit(1, HAFEN)], embed)
+    (selected,) = select_excerpts("灯塔有多高？", [make_hit(1, HAFEN)], embed)
     assert "灯塔高三十一米，由花岗岩砌成。" in selected.text
     assert "港口在一九〇二年疏浚" not in selected.text and "旅游业" not in selected.text
     assert calls == []
@@ -76,7 +76,7 @@ def test_each_passage_keeps_its_own_best_sentences() -> None:
     other = make_hit(2, LIGHTHOUSE.replace("31 metres tall", "twelve metres wide"), page=8)
     scores = score_sentences("How tall is the tower?", [LIGHTHOUSE, other.text], None)
     assert kept_sentences(scores[0]) == [2, 3, 4]
-    chosen = select_evidence("How tall is the tower?", [make_hit(1, LIGHTHOUSE), other])
+    chosen = select_excerpts("How tall is the tower?", [make_hit(1, LIGHTHOUSE), other])
     assert [hit.chunk_id for hit in chosen] == [1, 2]
     assert "twelve metres wide" in chosen[1].text
 
@@ -93,8 +93,8 @@ def test_the_embedder_finds_a_paraphrase_that_shares_no_word(embedder: Embedder)
     )
     hits: list[Hit] = [make_hit(1, passage)]
     question = "Where can I park my bike?"
-    words_only = select_evidence(question, hits)[0].text
-    with_vectors = select_evidence(question, hits, embedder.embed)[0].text
+    words_only = select_excerpts(question, hits)[0].text
+    with_vectors = select_excerpts(question, hits, embedder.embed)[0].text
     assert "Bicycles may be left in the shed" in with_vectors
     assert words_only != with_vectors
 
@@ -106,7 +106,7 @@ def test_more_evidence_is_kept_until_half_the_passage_and_nothing_for_itself_wit
         "Let it cool for 20 minutes. E7 on the display: the grinder is blocked by a stone. "
         "Empty the hopper and restart. Descale every 3 months. Replace the filter every 2 months."
     )
-    (selected,) = select_evidence("What does error code E7 mean?", [make_hit(1, codes)])
+    (selected,) = select_excerpts("What does error code E7 mean?", [make_hit(1, codes)])
     assert "E7 on the display: the grinder is blocked by a stone." in selected.text
     assert "Replace the filter" not in selected.text
     assert len(selected.text) <= 0.5 * len(codes) + 60  # half, plus the sentence that crosses it

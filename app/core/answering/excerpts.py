@@ -1,4 +1,4 @@
-"""Evidence selection: keep from each passage the sentences that matter for the question, with neighbours."""
+"""Evidence selection: each passage cut to an excerpt of the sentences that matter for the question."""
 
 from __future__ import annotations
 
@@ -7,10 +7,10 @@ from dataclasses import dataclass, replace
 
 import numpy as np
 
+from app.core.answering.attribution import Embed
 from app.core.answering.gate import COSINE_CEILING, COSINE_FLOOR, question_terms
 from app.core.answering.lexical import Weights, normalize, terms
 from app.core.answering.sentences import Sentence, split_sentences
-from app.core.answering.support import Embed
 from app.core.passage import Hit
 from app.core.script import has_cjk
 
@@ -109,7 +109,7 @@ def excerpt(text: str, sentences: Sequence[Sentence], kept: Sequence[int]) -> st
     return body
 
 
-def select_evidence(question: str, hits: Sequence[Hit], embed: Embed | None = None) -> list[Hit]:
+def select_excerpts(question: str, hits: Sequence[Hit], embed: Embed | None = None) -> list[Hit]:
     """The hits with their text cut to the sentences that matter for the question (labels, pages and
     ids unchanged: a citation still points to the whole stored passage)."""
     scored = score_sentences(question, [hit.text for hit in hits], embed)
