@@ -2,24 +2,32 @@
 
 from __future__ import annotations
 
-from collections.abc import Callable, Sequence
+from collections.abc import Sequence
 from dataclasses import dataclass
 from typing import Any, Literal
 
 import numpy as np
 import numpy.typing as npt
 
-from app.core.answering.lexical import Weights, is_connective, is_number, normalize, specifics, terms
+from app.core.answering.lexical import is_connective, is_number, normalize, specifics, terms
 from app.core.answering.quantities import clashes, quantities
 from app.core.answering.refusal import is_refusal
+from app.core.answering.scoring import (
+    ATTRIBUTION_COSINE_CEILING,
+    ATTRIBUTION_COSINE_FLOOR,
+    Embed,
+    Matrix,
+    WeightedTerms,
+    Weights,
+    cosine_matrix,
+    scaled_cosine,
+)
 from app.core.answering.sentences import Sentence, split_sentences
 from app.core.script import has_cjk
 
 Source = Literal["model", "matched", "none"]
 Kind = Literal["factual", "refusal", "connective"]
 Span = tuple[int, int]
-Matrix = npt.NDArray[np.float64]
-Embed = Callable[[list[str]], npt.ArrayLike]
 
 
 @dataclass(frozen=True)
@@ -33,8 +41,8 @@ class Calibration:
     number_boost: float = 1.0  # a number weighs this much more than a word of the same rarity
     embedding_share: float = 0.1  # weight of the embedding evidence (noisy-or with the lexical), Latin
     embedding_share_cjk: float = 0.0  # the same for CJK sentences (the English embedder reads them poorly)
-    cosine_floor: float = 0.4  # cosine that counts as no evidence
-    cosine_ceiling: float = 0.6  # cosine that counts as full evidence
+    cosine_floor: float = ATTRIBUTION_COSINE_FLOOR  # cosine that counts as no evidence
+    cosine_ceiling: float = ATTRIBUTION_COSINE_CEILING  # cosine that counts as full evidence
     missing_here: float = 0.65  # factor lost per number/name absent from this passage
     missing_everywhere: float = 0.65  # factor lost per number/name absent from every passage
     threshold: float = 0.375  # supported from here, lexical evidence only
@@ -173,10 +181,7 @@ def _cosines(
             f"embed() must return {len(bodies)} vectors of dimension {stored.shape[1]}, "
             f"got shape {vectors.shape}"
         )
-    stored = stored / np.maximum(np.linalg.norm(stored, axis=1, keepdims=True), 1e-12)
-    vectors = vectors / np.maximum(np.linalg.norm(vectors, axis=1, keepdims=True), 1e-12)
-    result: Matrix = vectors @ stored.T
-    return result
+    return cosine_matrix(vectors, stored)
 
 
 class _Scores:
@@ -192,8 +197,7 @@ class _Scores:
     ) -> None:
         text = normalize(body)
         self.terms = list(dict.fromkeys(terms(text)))
-        self._weights = {term: weights.weight(term, calibration.number_boost) for term in self.terms}
-        self._total = sum(self._weights.values())
+        self.weighted = WeightedTerms.of(self.terms, weights, calibration.number_boost)
         self._required = specifics(text)
         self._quantities = quantities(text)
         self._passage_quantities = [p.quantities for p in passages]
@@ -206,16 +210,13 @@ class _Scores:
         self._calibration = calibration
         self._semantic: list[float] | None = None
         if cosines is not None:
-            span = max(calibration.cosine_ceiling - calibration.cosine_floor, 1e-6)
-            self._semantic = [
-                min(max((float(c) - calibration.cosine_floor) / span, 0.0), 1.0) for c in cosines
-            ]
+            floor, ceiling = calibration.cosine_floor, calibration.cosine_ceiling
+            self._semantic = [scaled_cosine(float(c), floor, ceiling) for c in cosines]
 
     def support(self, indices: Sequence[int]) -> float:
         """Support in [0, 1] by the passages at `indices` (0-based) taken together."""
         held = frozenset().union(*(self._held[i] for i in indices))
-        found = sum(self._weights.get(t, 0.0) for t in held)
-        score = found / self._total if self._total > 0 else 0.0
+        score = self.weighted.share(self.weighted.weight_of(held))
         if self._semantic is not None:  # either signal may carry the evidence (a noisy-or)
             semantic = self._share * max(self._semantic[i] for i in indices)
             score = 1.0 - (1.0 - score) * (1.0 - semantic)
@@ -231,17 +232,15 @@ class _Scores:
         """Whether passage `index` holds its own part of the sentence, which `others` lack: a fair share
         of the term weight, in two terms or more, not only numbers (a year alone is no part)."""
         added = self._held[index].difference(*(self._held[i] for i in others))
-        gain = sum(self._weights.get(t, 0.0) for t in added)
-        return gain >= PART_SHARE * self._total > 0 and len(added) > 1 and not all(map(is_number, added))
+        gain = self.weighted.weight_of(added)
+        return (
+            gain >= PART_SHARE * self.weighted.total > 0 and len(added) > 1 and not all(map(is_number, added))
+        )
 
 
-def _evidence_spans(
-    sentence_terms: Sequence[str], passage: _Passage, weights: Weights, number_boost: float
-) -> tuple[Span, ...]:
+def _evidence_spans(wanted: WeightedTerms, passage: _Passage) -> tuple[Span, ...]:
     """[start, end) of the passage's sentences that hold most of the answer sentence's terms (at most
     three, greedily by the weight of the terms they add); the whole passage when none holds any."""
-    wanted = {term: weights.weight(term, number_boost) for term in sentence_terms}
-    total = sum(wanted.values())
     chosen: list[Span] = []
     covered: set[str] = set()
     while len(chosen) < 3:
@@ -249,10 +248,10 @@ def _evidence_spans(
         for span, piece_terms in passage.pieces:
             if span in chosen:
                 continue
-            gain = sum(w for term, w in wanted.items() if term in piece_terms and term not in covered)
+            gain = wanted.found_in(piece_terms, covered)
             if gain > best_gain:
                 best_gain, best_span, best_terms = gain, span, piece_terms
-        if best_span is None or (chosen and best_gain < EXTRA_EVIDENCE * total):
+        if best_span is None or (chosen and best_gain < EXTRA_EVIDENCE * wanted.total):
             break
         chosen.append(best_span)
         covered |= best_terms
@@ -296,7 +295,7 @@ def attribute(
             continue
         row = None if cosines is None else cosines[factual.index(index)]
         scores = _Scores(sentence.body, prepared, weights, row, calibration)
-        checks.append(_verdict(sentence, scores, threshold, prepared, weights, calibration))
+        checks.append(_verdict(sentence, scores, threshold, prepared))
     judged = [check for check in checks if check.supported is not None]
     rate = sum(1 for check in judged if check.supported) / len(judged) if judged else None
     wrong = tuple(dict.fromkeys(n for check in checks for n in check.wrong_citations))
@@ -308,8 +307,6 @@ def _verdict(
     scores: _Scores,
     threshold: float,
     passages: Sequence[_Passage],
-    weights: Weights,
-    calibration: Calibration,
 ) -> SentenceCheck:
     """Keep the markers whose passage supports the sentence (alone, or all of them together when each
     adds its part), else cite the best supporting passage, else the best pair of passages."""
@@ -338,10 +335,7 @@ def _verdict(
             citations, support = pair, pair_support
         else:
             source, support = "none", single[best] if best >= 0 else 0.0
-    evidence = {
-        n: _evidence_spans(scores.terms, passages[n - 1], weights, calibration.number_boost)
-        for n in citations
-    }
+    evidence = {n: _evidence_spans(scores.weighted, passages[n - 1]) for n in citations}
     wrong = tuple(n for n in sentence.markers if n not in right)
     return SentenceCheck(
         sentence.text,

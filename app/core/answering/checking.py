@@ -7,7 +7,8 @@ from collections.abc import Callable, Sequence
 import numpy as np
 import numpy.typing as npt
 
-from app.core.answering.attribution import Attribution, Embed, attribute
+from app.core.answering.attribution import Attribution, attribute
+from app.core.answering.scoring import Embed
 from app.core.passage import Citation, Hit
 
 # (answer text, the passages the model was given, [1] first) -> every sentence checked

@@ -7,9 +7,17 @@ from dataclasses import dataclass, replace
 
 import numpy as np
 
-from app.core.answering.attribution import Embed
-from app.core.answering.gate import COSINE_CEILING, COSINE_FLOOR, question_terms
-from app.core.answering.lexical import Weights, normalize, terms
+from app.core.answering.gate import question_terms
+from app.core.answering.lexical import normalize, terms
+from app.core.answering.scoring import (
+    GATE_COSINE_CEILING,
+    GATE_COSINE_FLOOR,
+    Embed,
+    WeightedTerms,
+    Weights,
+    cosine_matrix,
+    scaled_cosine,
+)
 from app.core.answering.sentences import Sentence, split_sentences
 from app.core.passage import Hit
 from app.core.script import has_cjk
@@ -43,8 +51,7 @@ def score_sentences(question: str, texts: Sequence[str], embed: Embed | None) ->
     split = [split_sentences(text) for text in texts]
     sentence_terms = [[set(terms(normalize(s.body))) for s in sentences] for sentences in split]
     weights = Weights.of([found for sentences in sentence_terms for found in sentences])
-    weight = {term: weights.weight(term, NUMBER_BOOST) for term in wanted}
-    total = sum(weight.values())
+    weighted = WeightedTerms.of(wanted, weights, NUMBER_BOOST)
     bodies = [s.body for sentences in split for s in sentences]
     cosines = _scaled_cosines(question, bodies, embed) if bodies else []
     scored: list[list[SentenceScore]] = []
@@ -52,7 +59,7 @@ def score_sentences(question: str, texts: Sequence[str], embed: Embed | None) ->
     for sentences, found_terms in zip(split, sentence_terms, strict=True):
         row: list[SentenceScore] = []
         for sentence, found in zip(sentences, found_terms, strict=True):
-            coverage = sum(w for term, w in weight.items() if term in found) / total if total else 0.0
+            coverage = weighted.coverage(found)
             cosine = cosines[position] if cosines else 0.0
             row.append(SentenceScore(sentence, coverage, cosine))
             position += 1
@@ -64,10 +71,8 @@ def _scaled_cosines(question: str, bodies: list[str], embed: Embed | None) -> li
     if embed is None or has_cjk(question):
         return []
     vectors = np.asarray(embed([question, *bodies]), dtype=np.float64)
-    vectors /= np.maximum(np.linalg.norm(vectors, axis=1, keepdims=True), 1e-12)
-    cosines = vectors[1:] @ vectors[0]
-    span = COSINE_CEILING - COSINE_FLOOR
-    return [min(max((float(c) - COSINE_FLOOR) / span, 0.0), 1.0) for c in cosines]
+    cosines = cosine_matrix(vectors[1:], vectors[0])
+    return [scaled_cosine(float(c), GATE_COSINE_FLOOR, GATE_COSINE_CEILING) for c in cosines]
 
 
 def kept_sentences(scores: Sequence[SentenceScore]) -> list[int]:

@@ -6,7 +6,14 @@ import re
 from collections.abc import Sequence
 from dataclasses import dataclass
 
-from app.core.answering.lexical import Weights, normalize, terms
+from app.core.answering.lexical import normalize, terms
+from app.core.answering.scoring import (
+    GATE_COSINE_CEILING,
+    GATE_COSINE_FLOOR,
+    WeightedTerms,
+    Weights,
+    scaled_cosine,
+)
 from app.core.passage import Hit
 from app.core.script import has_cjk
 
@@ -21,10 +28,6 @@ _CJK_QUESTION = re.compile(
     "什么|哪些|哪个|哪里|哪儿|哪一|多少|多长|多久|多大|多高|几个|几种|几次|几年|为什么|怎么样|怎么|怎样|如何|"
     "是否|是不是|有没有|能否|可否|可以|请问|吗|呢|哪|谁|几"
 )
-# The dense cosine counts only for Latin questions: the bundled embedder is English-only and its
-# cosine for Chinese text says little (measured on the eval, benchmarks/calibrate_gate.py).
-COSINE_FLOOR = 0.2  # cosine that is no evidence at all
-COSINE_CEILING = 0.6  # cosine that is full evidence
 
 
 @dataclass(frozen=True)
@@ -52,16 +55,15 @@ def gate_score(question: str, hits: Sequence[Hit]) -> GateScore:
         return GateScore(0.0, 0.0, 0.0, -1)
     wanted = question_terms(question)
     passage_terms = [set(terms(normalize(hit.text))) for hit in hits]
-    weights = Weights.of(passage_terms)
-    weight = {term: weights.weight(term, 1.0) for term in wanted}
-    total = sum(weight.values())
+    weighted = WeightedTerms.of(wanted, Weights.of(passage_terms), 1.0)
+    # The dense cosine counts only for Latin questions: the bundled embedder is English-only and its
+    # cosine for Chinese text says little (measured on the eval, benchmarks/calibrate_gate.py).
     latin = not has_cjk(question)
     best = GateScore(0.0, 0.0, 0.0, -1)
     for index, (hit, found) in enumerate(zip(hits, passage_terms, strict=True)):
-        coverage = sum(w for term, w in weight.items() if term in found) / total if total else 0.0
+        coverage = weighted.coverage(found)
         cosine = hit.similarity if latin else 0.0
-        scaled = min(1.0, max(0.0, (cosine - COSINE_FLOOR) / (COSINE_CEILING - COSINE_FLOOR)))
-        score = max(coverage, scaled)
+        score = max(coverage, scaled_cosine(cosine, GATE_COSINE_FLOOR, GATE_COSINE_CEILING))
         if score > best.score or best.best < 0:
             best = GateScore(score, coverage, cosine, index)
     return best

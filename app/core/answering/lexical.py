@@ -3,11 +3,8 @@
 from __future__ import annotations
 
 import functools
-import math
 import re
 import unicodedata
-from collections.abc import Iterable, Sequence
-from dataclasses import dataclass
 
 from app.core.numbers import spell_numbers
 from app.core.script import CJK_CHAR
@@ -178,24 +175,3 @@ def is_connective(text: str) -> bool:
         if kind != "word" or (token not in STOPWORDS and token not in _CONNECTIVE):
             return False
     return True
-
-
-@dataclass(frozen=True)
-class Weights:
-    """Term weights for one set of passages: inverse passage frequency damped by background commonness."""
-
-    document_frequency: dict[str, int]
-    passages: int
-
-    @classmethod
-    def of(cls, passage_terms: Sequence[Iterable[str]]) -> Weights:
-        frequency: dict[str, int] = {}
-        for passage in passage_terms:
-            for term in set(passage):
-                frequency[term] = frequency.get(term, 0) + 1
-        return cls(frequency, len(passage_terms))
-
-    def weight(self, term: str, number_boost: float) -> float:
-        rarity = math.log(1.0 + (self.passages + 1) / (self.document_frequency.get(term, 0) + 0.5))
-        boost = number_boost if is_number(term) else 1.0
-        return rarity * (1.0 - 0.8 * background(term)) * boost

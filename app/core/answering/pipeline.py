@@ -10,12 +10,13 @@ from typing import Any
 
 from sqlalchemy.orm import Session, sessionmaker
 
-from app.core.answering.attribution import Attribution, Embed
+from app.core.answering.attribution import Attribution
 from app.core.answering.checking import Verifier, lexical_verifier, verified_citations
 from app.core.answering.excerpts import select_excerpts
 from app.core.answering.gate import gate_score
 from app.core.answering.model_slot import ModelSlot
 from app.core.answering.run import AnswerRun
+from app.core.answering.scoring import Embed
 from app.core.answering.types import (
     Answer,
     AnswerEvent,
