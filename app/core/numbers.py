@@ -1,8 +1,12 @@
-"""Numbers written as words ("thirty-one", "两百", "三次") as digits: "31 m" = "thirty-one metres"."""
+"""Numbers in text: number words as digits ("thirty-one" → "31", "两百" → "200"), one form per number."""
 
 from __future__ import annotations
 
 import re
+
+# A number as written, its groups separated by "." or "," ("4,095", "3.2", "1,5").
+NUMBER = r"\d+(?:[.,]\d+)*"
+_THOUSANDS = re.compile(r"\d{1,3}(?:,\d{3})+")
 
 _ONES = {
     "two": 2,
@@ -106,3 +110,9 @@ def spell_numbers(text: str) -> str:
     text = _TIMES.sub(lambda m: "2 times" if m.group().lower() == "twice" else "3 times", text)
     text = _ENGLISH.sub(_english, text)
     return _CJK.sub(_cjk, text)
+
+
+def number_form(token: str) -> str:
+    """The one form of a written number (a NUMBER match): thousands separators dropped ("4,095" →
+    "4095"), a decimal comma as a point ("1,5" → "1.5")."""
+    return token.replace(",", "") if _THOUSANDS.fullmatch(token) else token.replace(",", ".")

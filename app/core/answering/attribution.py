@@ -9,7 +9,7 @@ from typing import Any, Literal
 import numpy as np
 import numpy.typing as npt
 
-from app.core.answering.lexical import is_connective, is_number, normalize, specifics, terms
+from app.core.answering.lexical import is_connective, normalize, specifics
 from app.core.answering.quantities import clashes, quantities
 from app.core.answering.refusal import is_refusal
 from app.core.answering.scoring import (
@@ -23,6 +23,7 @@ from app.core.answering.scoring import (
     scaled_cosine,
 )
 from app.core.answering.sentences import Sentence, split_sentences
+from app.core.keywords import content_terms, is_number
 from app.core.script import has_cjk
 
 Source = Literal["model", "matched", "none"]
@@ -153,7 +154,9 @@ class _Passage:
 
     def __init__(self, text: str) -> None:
         self.text = text
-        self.pieces = [((s.start, s.end), frozenset(terms(normalize(s.body)))) for s in split_sentences(text)]
+        self.pieces = [
+            ((s.start, s.end), frozenset(content_terms(normalize(s.body)))) for s in split_sentences(text)
+        ]
         self.terms = frozenset().union(*(piece_terms for _, piece_terms in self.pieces))
         self.quantities = quantities(normalize(text))
 
@@ -196,7 +199,7 @@ class _Scores:
         calibration: Calibration,
     ) -> None:
         text = normalize(body)
-        self.terms = list(dict.fromkeys(terms(text)))
+        self.terms = list(dict.fromkeys(content_terms(text)))
         self.weighted = WeightedTerms.of(self.terms, weights, calibration.number_boost)
         self._required = specifics(text)
         self._quantities = quantities(text)

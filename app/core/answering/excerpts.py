@@ -8,7 +8,7 @@ from dataclasses import dataclass, replace
 import numpy as np
 
 from app.core.answering.gate import question_terms
-from app.core.answering.lexical import normalize, terms
+from app.core.answering.lexical import normalize
 from app.core.answering.scoring import (
     GATE_COSINE_CEILING,
     GATE_COSINE_FLOOR,
@@ -19,6 +19,7 @@ from app.core.answering.scoring import (
     scaled_cosine,
 )
 from app.core.answering.sentences import Sentence, split_sentences
+from app.core.keywords import content_terms
 from app.core.passage import Hit
 from app.core.script import has_cjk
 
@@ -49,7 +50,7 @@ def score_sentences(question: str, texts: Sequence[str], embed: Embed | None) ->
     scaled like the grounding gate's (the bundled embedder says little about Chinese text)."""
     wanted = question_terms(question)
     split = [split_sentences(text) for text in texts]
-    sentence_terms = [[set(terms(normalize(s.body))) for s in sentences] for sentences in split]
+    sentence_terms = [[set(content_terms(normalize(s.body))) for s in sentences] for sentences in split]
     weights = Weights.of([found for sentences in sentence_terms for found in sentences])
     weighted = WeightedTerms.of(wanted, weights, NUMBER_BOOST)
     bodies = [s.body for sentences in split for s in sentences]

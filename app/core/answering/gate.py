@@ -6,7 +6,7 @@ import re
 from collections.abc import Sequence
 from dataclasses import dataclass
 
-from app.core.answering.lexical import normalize, terms
+from app.core.answering.lexical import normalize
 from app.core.answering.scoring import (
     GATE_COSINE_CEILING,
     GATE_COSINE_FLOOR,
@@ -14,12 +14,13 @@ from app.core.answering.scoring import (
     Weights,
     scaled_cosine,
 )
+from app.core.keywords import content_terms
 from app.core.passage import Hit
 from app.core.script import has_cjk
 
 # Question words carry no evidence: a passage need not contain "how" or "多少" to answer.
 _QUESTION_WORDS = frozenset(
-    terms(
+    content_terms(
         "what which who whom whose when where why how many much long often does do did is are was "
         "were can could should would tell explain describe list name give kind sort"
     )
@@ -45,7 +46,7 @@ def question_terms(question: str) -> list[str]:
     text = normalize(question)
     if has_cjk(text):
         text = _CJK_QUESTION.sub(" ", text)
-    return [term for term in dict.fromkeys(terms(text)) if term not in _QUESTION_WORDS]
+    return [term for term in dict.fromkeys(content_terms(text)) if term not in _QUESTION_WORDS]
 
 
 def gate_score(question: str, hits: Sequence[Hit]) -> GateScore:
@@ -54,7 +55,7 @@ def gate_score(question: str, hits: Sequence[Hit]) -> GateScore:
     if not hits:
         return GateScore(0.0, 0.0, 0.0, -1)
     wanted = question_terms(question)
-    passage_terms = [set(terms(normalize(hit.text))) for hit in hits]
+    passage_terms = [set(content_terms(normalize(hit.text))) for hit in hits]
     weighted = WeightedTerms.of(wanted, Weights.of(passage_terms), 1.0)
     # The dense cosine counts only for Latin questions: the bundled embedder is English-only and its
     # cosine for Chinese text says little (measured on the eval, benchmarks/calibrate_gate.py).

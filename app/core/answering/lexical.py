@@ -1,4 +1,4 @@
-"""Lexical evidence for attribution: content terms (words, numbers, CJK bigrams), their weights, names."""
+"""Lexical judgements for checking: how common a term is, the terms a claim needs, connective sentences."""
 
 from __future__ import annotations
 
@@ -6,16 +6,8 @@ import functools
 import re
 import unicodedata
 
-from app.core.numbers import spell_numbers
-from app.core.script import CJK_CHAR
+from app.core.keywords import CJK_FUNCTION, CJK_LETTER, STOPWORDS, content_terms, is_number, stem, tokens
 
-# CJK letters: the CJK blocks without their punctuation (what NFKC leaves of it is in U+3000–U+303F).
-_CJK_LETTERS = rf"(?:(?![\u3000-\u303f\uff00-\uff65])[{CJK_CHAR}])"
-_CJK_LETTER = re.compile(_CJK_LETTERS)
-_TOKEN = re.compile(
-    rf"(?P<cjk>{_CJK_LETTERS}+)|(?P<num>\d+(?:[.,]\d+)*)|(?P<word>(?:(?![{CJK_CHAR}])[^\W\d_])+)"
-)
-_THOUSANDS = re.compile(r"\d{1,3}(?:,\d{3})+")
 _QUOTED = re.compile(r"\"([^\"\n]{2,60})\"|“([^”\n]{1,60})”|「([^」\n]{1,60})」|『([^』\n]{1,60})』")
 _LATIN_WORD = re.compile(r"[A-Za-z\u00c0-\u024f][\w\u00c0-\u024f-]*", re.ASCII)
 _NAME = re.compile(r"\b[A-Z][\w-]*|\b\w*[A-Z]\w*[A-Z0-9]\w*")
@@ -25,17 +17,6 @@ def _words(text: str) -> frozenset[str]:
     return frozenset(text.split())
 
 
-STOPWORDS = _words(
-    """
-    a about above after again against all also am an and any are as at be because been before being
-    below between both but by can could did do does doing down during each few for from further had has
-    have having he her here hers herself him himself his how i if in into is it its itself just me more
-    most my myself no nor not now of off on once only or other our ours ourselves out over own same she
-    should so some such than that the their theirs them themselves then there these they this those
-    through to too under until up very was we were what when where which while who whom why will with
-    would you your yours yourself yourselves may might must shall upon per via yes one's it's
-    """
-)
 # Everyday words that carry little evidence: they weigh less than the passage-specific ones.
 _COMMON = _words(
     """
@@ -64,69 +45,11 @@ _CJK_CONNECTIVE = re.compile(
     "信息|答案|要点|回答|所述|来说|而言|具体|相关|找到|下面|主要|概括|结论|问题|关于|可以|看到|发现|几点|首先|"
     "其次|最后|此外|另外|希望|帮助|我们|我|你|对|是|的|了|有|这些|这|如|下|所示|点"
 )
-# Characters of Chinese function words: a bigram made of them is weak evidence.
-_CJK_FUNCTION = frozenset(
-    "的了是在和有也就都而及与或这那个们之其为以于把被将对从到很更最并等中上下不没一此该它他她我你"
-)
-_WORD_SUFFIXES = (("ies", "y"), ("ing", ""), ("ed", ""), ("s", ""))
-STEM_LENGTH = 7
 
 
 def normalize(text: str) -> str:
     """NFKC (full-width digits and letters become ASCII), as the passages were normalised at ingest."""
     return unicodedata.normalize("NFKC", text)
-
-
-@functools.lru_cache(maxsize=8192)
-def stem(word: str) -> str:
-    """A light stem: plural and -ing/-ed endings off, a final e off, at most STEM_LENGTH letters."""
-    if len(word) > 3:
-        for suffix, replacement in _WORD_SUFFIXES:
-            if word.endswith(suffix) and len(word) - len(suffix) >= 3:
-                if suffix == "s" and word[-2] in "sui":
-                    break
-                word = word[: -len(suffix)] + replacement
-                break
-        if len(word) > 3 and word.endswith("e"):
-            word = word[:-1]
-    return word[:STEM_LENGTH]
-
-
-def _number(token: str) -> str:
-    if _THOUSANDS.fullmatch(token):
-        return token.replace(",", "")
-    return token.replace(",", ".")
-
-
-def _cjk_terms(run: str) -> list[str]:
-    """Characters (the function characters left out) and overlapping bigrams of a CJK run: a
-    paraphrase keeps most characters even when it splits the words differently."""
-    characters = [char for char in run if char not in _CJK_FUNCTION]
-    return characters + [run[i : i + 2] for i in range(len(run) - 1)]
-
-
-def terms(text: str) -> list[str]:
-    """Content terms of normalised text in order: stemmed Latin words without stopwords (one-letter
-    words only when written as capitals, e.g. "R"), numbers ("4,095" → "4095", "thirty-one" → "31",
-    "三十一" → "31"), CJK bigrams."""
-    out: list[str] = []
-    for match in _TOKEN.finditer(spell_numbers(text)):
-        kind = match.lastgroup
-        token = match.group()
-        if kind == "cjk":
-            out.extend(_cjk_terms(token))
-        elif kind == "num":
-            out.append(_number(token))
-        else:
-            lower = token.lower()
-            if lower in STOPWORDS or (len(token) == 1 and not token.isupper()):
-                continue
-            out.append(stem(lower))
-    return out
-
-
-def is_number(term: str) -> bool:
-    return term[:1].isdigit()
 
 
 @functools.cache
@@ -138,26 +61,26 @@ def background(term: str) -> float:
     """How common a term is in any text, 0 (specific) to 1 (a function word)."""
     if is_number(term):
         return 0.0
-    if _CJK_LETTER.match(term):
-        return sum(char in _CJK_FUNCTION for char in term) / len(term)
+    if CJK_LETTER.match(term):
+        return sum(char in CJK_FUNCTION for char in term) / len(term)
     return 0.6 if term in _common_stems() else 0.0
 
 
 def specifics(text: str) -> set[str]:
     """Terms that must occur in a passage for `text` to be supported: numbers, names (capitalised
     words past the first, Latin words in CJK text) and the terms of quoted phrases."""
-    found = {term for term in terms(text) if is_number(term)}
+    found = {term for term in content_terms(text) if is_number(term)}
     words = list(_LATIN_WORD.finditer(text))
-    cjk = _CJK_LETTER.search(text) is not None
+    cjk = CJK_LETTER.search(text) is not None
     for index, word in enumerate(words):
         token = word.group()
         name = _NAME.fullmatch(token) is not None
         inner_capital = any(char.isupper() for char in token[1:])
         if cjk or (name and (index > 0 or inner_capital)):
-            found.update(terms(token))
+            found.update(content_terms(token))
     for match in _QUOTED.finditer(text):
         quoted = next(group for group in match.groups() if group is not None)
-        found.update(terms(quoted))
+        found.update(content_terms(quoted))
     return found
 
 
@@ -165,13 +88,12 @@ def is_connective(text: str) -> bool:
     """True for a sentence with no content words ("Here is what I found:", "In summary:", "总结如下：")
     and for a short lead-in before a colon without numbers ("Height:", "The tower has two parts:")."""
     if text.rstrip().endswith((":", "：")):
-        words = terms(text)
+        words = content_terms(text)
         if not any(map(is_number, words)) and sum(1 for w in words if len(w) != 1 or w.isascii()) <= 4:
             return True
     rest = _CJK_CONNECTIVE.sub("", text)
-    for match in _TOKEN.finditer(rest):
-        kind = match.lastgroup
-        token = match.group().lower()
+    for kind, token in tokens(rest):
+        token = token.lower()
         if kind != "word" or (token not in STOPWORDS and token not in _CONNECTIVE):
             return False
     return True

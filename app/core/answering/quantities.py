@@ -5,7 +5,7 @@ from __future__ import annotations
 
 import re
 
-from app.core.numbers import spell_numbers
+from app.core.numbers import NUMBER, number_form, spell_numbers
 
 # canonical unit: its spellings. Latin spellings match whole words, case-insensitively; the one-letter
 # symbols are in _SYMBOLS (case matters there: "5 M" is five million, not five metres).
@@ -52,18 +52,13 @@ _SYMBOLS = {"m": "m", "l": "l", "L": "l", "g": "g", "s": "s", "h": "h", "W": "w"
 _CANONICAL = {spelling.lower(): unit for unit, spellings in _UNITS.items() for spelling in spellings}
 _SPELLINGS = sorted([*_CANONICAL, *_SYMBOLS], key=len, reverse=True)
 _QUANTITY = re.compile(
-    r"(?<![\d.,])(?P<number>\d+(?:[.,]\d+)*)\s?-?\s?(?P<unit>"
+    rf"(?<![\d.,])(?P<number>{NUMBER})\s?-?\s?(?P<unit>"
     + "|".join(re.escape(s) for s in _SPELLINGS)
     + r")(?![A-Za-z])",
     re.IGNORECASE,
 )
-_THOUSANDS = re.compile(r"\d{1,3}(?:,\d{3})+")
 
-Quantity = tuple[str, str]  # (number as in lexical terms, canonical unit)
-
-
-def _number(token: str) -> str:
-    return token.replace(",", "") if _THOUSANDS.fullmatch(token) else token.replace(",", ".")
+Quantity = tuple[str, str]  # (number as in content terms, canonical unit)
 
 
 def _unit(spelling: str) -> str | None:
@@ -79,7 +74,7 @@ def quantities(text: str) -> frozenset[Quantity]:
     for match in _QUANTITY.finditer(spell_numbers(text)):
         unit = _unit(match.group("unit"))
         if unit is not None:
-            found.add((_number(match.group("number")), unit))
+            found.add((number_form(match.group("number")), unit))
     return frozenset(found)
 
 

@@ -9,7 +9,8 @@ from dataclasses import dataclass
 import numpy as np
 import numpy.typing as npt
 
-from app.core.answering.lexical import background, is_number
+from app.core.answering.lexical import background
+from app.core.keywords import is_number
 
 Matrix = npt.NDArray[np.float64]
 # texts -> their embeddings, one row each
