@@ -2,9 +2,15 @@
 
 from __future__ import annotations
 
+from datetime import datetime
+from typing import Any
+
 import pytest
 
 from app.core.answering.gate import gate_score, question_terms
+from app.core.answering.types import Answer, AnswerMetrics
+from app.core.generate.model import Sampling
+from app.core.store.conversations import StoredMessage
 from tests.core.answer_helpers import make_hit
 
 
@@ -34,3 +40,30 @@ def test_an_off_topic_question_scores_below_the_default_threshold() -> None:
     hits = [make_hit(1, "Unrelated text about gardening.", similarity=0.1)]
     assert gate_score("What is the boiling point of mercury?", hits).score < 0.15
     assert gate_score("Anything?", []).best == -1
+
+
+def test_the_gate_score_is_stored_as_gate_score_and_an_older_traces_evidence_still_reads() -> None:
+    answer = Answer(
+        question="q",
+        answer="a",
+        thinking="",
+        citations=[],
+        invalid_citations=[],
+        finish_reason="stop",
+        model="m",
+        budget=None,
+        metrics=AnswerMetrics(),
+        spans={},
+        grounded=True,
+        sampling=Sampling(),
+        gate_score=0.4321,
+    )
+    trace = answer.trace()
+    assert trace["gate_score"] == 0.4321 and "evidence" not in trace
+
+    def stored(trace: dict[str, Any]) -> StoredMessage:
+        return StoredMessage(1, "assistant", "a", "", "stop", [], datetime(2026, 1, 1), trace)
+
+    assert Answer.from_stored("q", stored(trace)).gate_score == 0.4321
+    older = {key: value for key, value in trace.items() if key != "gate_score"} | {"evidence": 0.25}
+    assert Answer.from_stored("q", stored(older)).gate_score == 0.25

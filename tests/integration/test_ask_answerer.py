@@ -84,7 +84,7 @@ def test_events_come_in_order_and_the_json_contract_holds(answerer: Answerer) ->
     assert data["finish_reason"] in ("stop", "length")
     # every sentence checked, with offsets into the answer; citation correctness is held to the
     # default model in tests/integration/test_cited_answers.py (this fast model is often wrong)
-    assert data["sentences"] and {"support_rate", "wrong_citations", "evidence"} <= set(data)
+    assert data["sentences"] and {"support_rate", "wrong_citations", "gate_score"} <= set(data)
     for sentence in data["sentences"]:
         assert data["answer"][sentence["start"] : sentence["end"]] == sentence["text"]
         assert sentence["source"] in ("model", "matched", "none")

@@ -351,7 +351,7 @@ class Answerer:
             model_path=run.model_path,
             sentences=checked.sentences if checked is not None else (),
             support_rate=checked.support_rate if checked is not None else None,
-            evidence=round(run.gate.score, 4) if run.gate is not None else None,
+            gate_score=round(run.gate.score, 4) if run.gate is not None else None,
             wrong_citations=[n for n in checked.wrong_citations if n not in invalid] if checked else [],
         )
         try:

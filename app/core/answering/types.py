@@ -95,7 +95,7 @@ class Answer:
     sentences: tuple[SentenceCheck, ...] = ()
     support_rate: float | None = None  # supported factual sentences / factual sentences
     wrong_citations: list[int] = field(default_factory=list)  # markers whose passage does not support
-    evidence: float | None = None  # the grounding gate's score of the best passage, in [0, 1]
+    gate_score: float | None = None  # the grounding gate's score of the best passage, in [0, 1]
 
     @property
     def complete(self) -> bool:
@@ -121,7 +121,7 @@ class Answer:
             "sentences": [sentence.to_json() for sentence in self.sentences],
             "support_rate": None if self.support_rate is None else round(self.support_rate, 3),
             "wrong_citations": list(self.wrong_citations),
-            "evidence": self.evidence,
+            "gate_score": self.gate_score,
         }
 
     def trace(self) -> dict[str, Any]:
@@ -170,7 +170,7 @@ class Answer:
             sentences=checked.sentences,
             support_rate=checked.support_rate,
             wrong_citations=list(checked.wrong_citations),
-            evidence=trace.get("evidence"),
+            gate_score=trace.get("gate_score", trace.get("evidence")),  # "evidence" in older traces
         )
 
 
