@@ -12,10 +12,7 @@ from contextlib import contextmanager
 from types import FrameType
 from typing import TYPE_CHECKING, TextIO
 
-from app.core.answering.types import Answer, AskOptions, Delta, Finished
-from app.core.cancel import CancelToken
-from app.core.config import CITE_MODES
-from app.core.errors import FolioError, UsageError
+from app.core.api import CITE_MODES, Answer, AskOptions, CancelToken, Delta, Finished, FolioError, UsageError
 
 if TYPE_CHECKING:
     from app.core.qa import Folio
@@ -133,7 +130,7 @@ def run_ask(args: argparse.Namespace, folio: Folio, out: TextIO | None = None) -
                 changes["model_path"] = args.model
             if args.ctx is not None:
                 changes["n_ctx"] = args.ctx
-            folio.update_settings(folio.settings.replace(**changes))
+            folio.apply_settings(folio.settings.replace(**changes))
         options = AskOptions(
             thinking=bool(args.thinking),
             max_tokens=args.max_tokens,

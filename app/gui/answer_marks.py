@@ -7,8 +7,7 @@ from collections.abc import Sequence
 
 from PySide6.QtGui import QColor, QTextCharFormat, QTextCursor, QTextDocument
 
-from app.core.answering.support import SentenceCheck
-from app.core.prompt.citations import marker_numbers
+from app.core.api import SentenceCheck, marker_numbers
 from app.gui.markdown_stream import CITATION, link_citations
 
 UNSUPPORTED_COLOR = "#b3261e"

@@ -21,8 +21,7 @@ from PySide6.QtWidgets import (
     QWidget,
 )
 
-from app.core.answering.support import SentenceCheck
-from app.core.passage import Citation
+from app.core.api import Citation, SentenceCheck
 from app.gui.answer_marks import annotated_markdown, mark_unsupported, support_line
 from app.gui.answer_state import DONE, FAILED, AnswerState
 from app.gui.markdown_stream import MarkdownStream, link_citations
