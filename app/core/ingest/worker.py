@@ -21,7 +21,8 @@ from typing import Any
 
 from app.core.cancel import CancelToken
 from app.core.ingest.page import OcrStarted, PageContent, ReadEvent
-from app.core.ingest.readers import ReadOptions, UnreadableFile, file_kind, kind_label, read_pages
+from app.core.ingest.read_base import ReadOptions, UnreadableFile
+from app.core.ingest.readers import file_kind, kind_label, read_pages
 
 POLL_SECONDS = 0.2  # how often a wait for the worker looks at the cancel token
 
