@@ -12,8 +12,8 @@ import numpy as np
 from app.core.embed.embedder import Embedder
 from app.core.errors import UsageError
 from app.core.index.vector_index import VectorIndex
-from app.core.ingest.normalize import normalize_text
 from app.core.keywords import terms_query, trigram_query
+from app.core.normalize import normalize_text
 from app.core.passage import Hit, SearchResult
 from app.core.script import has_cjk
 from app.core.store.library import LibraryStore

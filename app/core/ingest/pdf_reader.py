@@ -11,9 +11,9 @@ from collections.abc import Iterator
 from pathlib import Path
 from typing import Any
 
-from app.core.ingest.normalize import normalize_text
 from app.core.ingest.page import OcrStarted, PageContent, PagePlan, ReadEvent, TextBox
 from app.core.ingest.read_base import UnreadableFile
+from app.core.normalize import normalize_text
 
 # A text layer this thin (page numbers, a scanner's stamp) is not the page's text: OCR it.
 OCR_BELOW_CHARS = 16

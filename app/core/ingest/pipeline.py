@@ -16,12 +16,12 @@ from app.core.errors import Cancelled
 from app.core.index.sync import apply_change
 from app.core.index.vector_index import VectorIndex
 from app.core.ingest.chunker import Chunker, chunk_pages
-from app.core.ingest.normalize import normalize_text
 from app.core.ingest.page import OcrStarted, PageContent, PagePlan
 from app.core.ingest.read_base import ReadOptions
 from app.core.ingest.readers import SECTION_KINDS, file_kind, unsupported_reason
 from app.core.ingest.sections import paragraph_at, section_locator
 from app.core.ingest.worker import ExtractionFailed, PageExtractor
+from app.core.normalize import normalize_text
 from app.core.passage import ChunkDraft
 from app.core.store.layers import PageLayerInfo
 from app.core.store.library import LibraryStore
