@@ -30,9 +30,9 @@ from app.core.store.records import DocumentInfo, NewChunk
 EMBED_BATCH = 64
 # Fewer non-space characters than this per page: no text layer (a scan with page numbers at most).
 MIN_TEXT_CHARS_PER_PAGE = 3
-# How many text pages one OCR'd page weighs in progress and time left. Measured on 2 busy cores:
-# a dense text page takes ~1.9 s to read, chunk and embed (GeoTopo, 117 pages), a page read by
-# OCR ~35 s (benchmarks/bench_ocr.py, 150 dpi) plus its embedding.
+# How many text pages one OCR'd page weighs in progress and time left: the ratio of the measured
+# times of a page read by OCR and a dense text page (benchmarks/README.md, "Figures behind the
+# code's constants").
 OCR_PAGE_WEIGHT = 20.0
 
 

@@ -34,7 +34,7 @@ class ExtractLimits:
 
     base_seconds: float = 60.0
     seconds_per_mib: float = 15.0
-    ocr_seconds_per_page: float = 300.0  # a dense page takes ~60 s on 2 busy cores
+    ocr_seconds_per_page: float = 300.0  # ~5x a dense page on 2 busy cores (benchmarks/README.md)
     memory_bytes: int = 3 * 1024**3
 
     def seconds_for(self, size: int) -> float:
