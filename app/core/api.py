@@ -8,7 +8,7 @@ from typing import TYPE_CHECKING, Any, Protocol
 
 from app.core.cancel import CancelToken
 from app.core.config import CITE_MODES, MODEL_FIELDS, Settings, SettingsOwner, load_settings, save_settings
-from app.core.errors import Cancelled, FolioError, ModelError, UsageError
+from app.core.errors import EXIT_FAILED, EXIT_OK, EXIT_USAGE, Cancelled, FolioError, ModelError, UsageError
 from app.core.formats import FORMATS, all_patterns, format_names, name_patterns
 from app.core.generate.catalog import by_file, chat_models, default_model
 from app.core.generate.model import ModelInfo
@@ -105,6 +105,9 @@ class FolioApi(Protocol):
 
 __all__ = [
     "CITE_MODES",
+    "EXIT_FAILED",
+    "EXIT_OK",
+    "EXIT_USAGE",
     "FORMATS",
     "MODEL_FIELDS",
     "SECTION_KINDS",

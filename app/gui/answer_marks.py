@@ -67,9 +67,3 @@ def mark_unsupported(document: QTextDocument, sentences: Sequence[SentenceCheck]
             hits += 1
         marked += 1 if hits else 0
     return marked
-
-
-def support_line(sentences: Sequence[SentenceCheck]) -> tuple[int, int]:
-    """(supported, judged) statements: refusals and connective sentences are not judged."""
-    judged = [s for s in sentences if s.supported is not None]
-    return sum(1 for s in judged if s.supported), len(judged)
