@@ -13,13 +13,12 @@ from pathlib import Path
 from typing import TYPE_CHECKING, Any, TextIO
 
 from app.core import paths
-from app.core.errors import Cancelled, FolioError, UsageError
+from app.core.api import EXIT_FAILED, EXIT_OK, EXIT_USAGE, Cancelled, FolioError, UsageError
 
 if TYPE_CHECKING:  # imported when a command runs: `folio documents` never loads torch or llama.cpp
-    from app.core.ingest.pipeline import IngestProgress
+    from app.core.api import IngestProgress
     from app.core.qa import Folio
 
-EXIT_OK, EXIT_FAILED, EXIT_USAGE = 0, 1, 2
 IDLE_MINUTES = 15.0
 
 
@@ -126,7 +125,7 @@ def _library_dir(args: argparse.Namespace) -> Path:
 
 
 def _open(args: argparse.Namespace) -> Folio:
-    from app.core.config import load_settings
+    from app.core.api import load_settings
     from app.core.qa import build_services
 
     return build_services(load_settings(), _library_dir(args))

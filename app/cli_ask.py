@@ -12,10 +12,19 @@ from contextlib import contextmanager
 from types import FrameType
 from typing import TYPE_CHECKING, TextIO
 
-from app.core.answering.types import Answer, AskOptions, Delta, Finished
-from app.core.cancel import CancelToken
-from app.core.config import CITE_MODES
-from app.core.errors import FolioError, UsageError
+from app.core.api import (
+    CITE_MODES,
+    EXIT_FAILED,
+    EXIT_OK,
+    EXIT_USAGE,
+    Answer,
+    AskOptions,
+    CancelToken,
+    Delta,
+    Finished,
+    FolioError,
+    UsageError,
+)
 
 if TYPE_CHECKING:
     from app.core.qa import Folio
@@ -100,11 +109,10 @@ def _print_plain_tail(answer: Answer, out: TextIO, err: TextIO) -> None:
         out.write(MARKS[answer.finish_reason] + "\n")
     if answer.error:
         err.write(f"error: {answer.error}\n")
-    unsupported = [s for s in answer.sentences if s.supported is False]
     if answer.support_rate is not None:
-        judged = sum(1 for s in answer.sentences if s.supported is not None)
-        out.write(f"\n{judged - len(unsupported)} of {judged} statements are supported by your documents.\n")
-        for sentence in unsupported:
+        supported, judged = answer.support_counts()
+        out.write(f"\n{supported} of {judged} statements are supported by your documents.\n")
+        for sentence in (s for s in answer.sentences if s.supported is False):
             out.write(f"  not found in the passages: {sentence.text.strip()}\n")
     if answer.citations:
         out.write("\nSources:\n")
@@ -133,7 +141,7 @@ def run_ask(args: argparse.Namespace, folio: Folio, out: TextIO | None = None) -
                 changes["model_path"] = args.model
             if args.ctx is not None:
                 changes["n_ctx"] = args.ctx
-            folio.update_settings(folio.settings.replace(**changes))
+            folio.apply_settings(folio.settings.replace(**changes))
         options = AskOptions(
             thinking=bool(args.thinking),
             max_tokens=args.max_tokens,
@@ -167,15 +175,15 @@ def run_ask(args: argparse.Namespace, folio: Folio, out: TextIO | None = None) -
                     answer = event.answer
     except UsageError as exc:
         err.write(f"error: {exc}\n")
-        return 2
+        return EXIT_USAGE
     except FolioError as exc:
         err.write(f"error: {exc}\n")
         if args.json:  # stdout still holds one JSON document
             out.write(json.dumps({"error": str(exc), "finish_reason": "error"}, ensure_ascii=False) + "\n")
-        return 1
+        return EXIT_FAILED
     if answer is None:
         err.write("error: the answer ended without a result\n")
-        return 1
+        return EXIT_FAILED
     if args.json:
         out.write(json.dumps(answer.to_json(), ensure_ascii=False, indent=2) + "\n")
         if answer.error:
@@ -183,4 +191,4 @@ def run_ask(args: argparse.Namespace, folio: Folio, out: TextIO | None = None) -
     else:
         _print_plain_tail(answer, out, err)
     out.flush()
-    return 0 if answer.complete else 1
+    return EXIT_OK if answer.complete else EXIT_FAILED

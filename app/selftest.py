@@ -9,8 +9,7 @@ from dataclasses import dataclass
 from pathlib import Path
 
 from app.core import paths
-from app.core.config import Settings
-from app.core.passage import Hit
+from app.core.api import Hit, Settings
 
 SAMPLE_FILE = "sample.pdf"
 # A fact stated on one page of resources/sample.pdf only (packaging/make_sample_pdf.py writes it).
@@ -61,7 +60,7 @@ def _check_installation(settings: Settings) -> Path:
 
 def _exercise(settings: Settings, sample: Path, library_dir: Path) -> Outcome:
     """Ingest, search and answer in a fresh library; raise SelfTestFailed on the first bad result."""
-    from app.core.answering.types import AskOptions
+    from app.core.api import AskOptions
     from app.core.qa import build_services
 
     folio = build_services(settings, library_dir)

@@ -55,7 +55,7 @@ def pick(questions: list[Question], count: int) -> list[Question]:
 
 
 def ask(folio: Folio, base: Settings, name: str, question: Question) -> dict[str, Any]:
-    folio.update_settings(base.replace(**CONFIGS[name]))
+    folio.apply_settings(base.replace(**CONFIGS[name]))
     folio.load_model()  # a changed prompt-thread count reloads now, outside the timed answer
     answer = folio.ask(question.question, AskOptions(max_tokens=32, temperature=0.0, seed=42))
     budget = answer.budget

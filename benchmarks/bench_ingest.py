@@ -42,7 +42,8 @@ from app.core import paths  # noqa: E402
 from app.core.config import Settings  # noqa: E402
 from app.core.embed.precision import resolve_precision  # noqa: E402
 from app.core.ingest.page import PageContent  # noqa: E402
-from app.core.ingest.readers import ReadOptions, read_pages  # noqa: E402
+from app.core.ingest.read_base import ReadOptions  # noqa: E402
+from app.core.ingest.readers import read_pages  # noqa: E402
 from app.core.qa import build_services  # noqa: E402
 from benchmarks.record_env import write_env  # noqa: E402
 

@@ -146,7 +146,7 @@ def summarize_bucket(target: int, runs: list[dict[str, Any]]) -> dict[str, Any]:
 
 
 def ask_cold(folio: Folio, question: str, options: AskOptions, chat_id: int | None = None) -> Answer:
-    cold(folio.answerer.engine)
+    cold(folio.model_slot.engine)
     return folio.ask(question, options, chat_id)
 
 
@@ -154,7 +154,7 @@ def bucket_runs(
     folio: Folio, questions: Iterator[Question], target: int, runs: int, tokens: int
 ) -> list[dict[str, Any]]:
     """`runs` cold answers to different questions, each with the passages_k nearest `target`."""
-    engine = folio.answerer.engine
+    engine = folio.model_slot.engine
     done: list[dict[str, Any]] = []
     tries = 0
     while len([r for r in done if r["ttft_ms"] is not None]) < runs and tries < 3 * runs:
@@ -290,7 +290,7 @@ def main() -> int:
         folio = build_services(settings, working_copy(library, Path(scratch)))
         try:
             info = folio.load_model()
-            engine = folio.answerer.engine
+            engine = folio.model_slot.engine
             folio.ask("What does error code E7 mean?", AskOptions(passages_k=1, max_tokens=4))  # warm-up
             print(
                 f"model {info.name}, n_ctx {info.n_ctx}, threads decode {engine.n_threads} prefill "

@@ -187,7 +187,7 @@ def run_probe(model_path: Path) -> list[dict[str, Any]]:
             failed = [f for f in report.files if f.status == "failed"]
             if failed:
                 raise RuntimeError(f"ingest failed: {failed}")
-            ask = getattr(folio, "ask", None) or folio.answerer.ask
+            ask = folio.ask
             options = ask_options()
             for language, question, document, page, pattern in PROBE_QUESTIONS:
                 answer = ask(question, options)

@@ -22,8 +22,8 @@ from pathlib import Path
 REPO = Path(__file__).resolve().parents[1]
 sys.path.insert(0, str(REPO))
 
-from app.core.ingest.normalize import normalize_text  # noqa: E402
 from app.core.ingest.ocr import DET_SIDE_PX, OCR_DPI, OcrEngine, layout_text, render_scale  # noqa: E402
+from app.core.normalize import normalize_text  # noqa: E402
 
 logging.getLogger("pypdf").setLevel(logging.ERROR)
 

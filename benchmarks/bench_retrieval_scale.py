@@ -41,7 +41,7 @@ from app.core.index.layout import ivf_layout  # noqa: E402
 from app.core.index.sync import open_vector_index, rebuild_index  # noqa: E402
 from app.core.index.vector_index import INDEX_FILE, VectorIndex  # noqa: E402
 from app.core.ingest.chunker import ChunkDraft  # noqa: E402
-from app.core.ingest.normalize import normalize_text  # noqa: E402
+from app.core.normalize import normalize_text  # noqa: E402
 from app.core.retrieve import Retriever  # noqa: E402
 from app.core.store.database import STORE_FILE  # noqa: E402
 from app.core.store.library import LibraryStore  # noqa: E402

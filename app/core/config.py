@@ -135,6 +135,20 @@ class Settings:
         return settings
 
 
+# The fields a loaded model depends on: a change to any of them loads the model again (at its next use).
+MODEL_FIELDS = ("model_path", "n_ctx", "n_threads", "n_threads_batch", "n_gpu_layers")
+
+
+def model_fields_changed(old: Settings, new: Settings) -> bool:
+    """True when `new` needs another model load than `old`."""
+    return any(getattr(old, name) != getattr(new, name) for name in MODEL_FIELDS)
+
+
+def with_model_of(settings: Settings, model_source: Settings) -> Settings:
+    """`settings` with the model fields of `model_source` (validated: UsageError)."""
+    return settings.replace(**{name: getattr(model_source, name) for name in MODEL_FIELDS})
+
+
 SettingsListener = Callable[["Settings", "Settings"], None]  # (old, new)
 
 

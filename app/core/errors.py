@@ -2,6 +2,9 @@
 
 from __future__ import annotations
 
+# Exit codes of the command line: a complete run, a known failure (FolioError), a usage error.
+EXIT_OK, EXIT_FAILED, EXIT_USAGE = 0, 1, 2
+
 
 class FolioError(Exception):
     """A known problem the user can act on; its message is shown as is."""

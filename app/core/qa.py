@@ -21,12 +21,13 @@ from app.core.index.vector_index import INDEX_FILE, VectorIndex
 from app.core.ingest.pipeline import Ingester, IngestReport, ProgressCallback
 from app.core.passage import SearchResult
 from app.core.retrieve import Retriever
-from app.core.store.conversations import ChatSummary
+from app.core.store.conversations import ChatSummary, ConversationStore
 from app.core.store.layers import PageLayerInfo
 from app.core.store.library import LibraryStore
 from app.core.store.records import DocumentInfo
 
 if TYPE_CHECKING:
+    from app.core.answering.model_slot import ModelSlot
     from app.core.answering.pipeline import Answerer
     from app.core.answering.types import Answer, AnswerEvent, AskOptions, Delta
     from app.core.generate.engine import Engine
@@ -51,19 +52,29 @@ class Folio:
         self.library_dir = library_dir
         self.embedder = embedder
         self.store = LibraryStore(library_dir)
+        self.conversations = ConversationStore(self.store.sessions)
         self.index_path = library_dir / INDEX_FILE
         self.notices: list[str] = []
         self._engine = engine
         self._index: VectorIndex | None = None
         self._ingester: Ingester | None = None
         self._answerer: Answerer | None = None
+        self._slot: ModelSlot | None = None
         self._embedder_bound = False
         self._lock = threading.RLock()
 
     @property
     def settings(self) -> Settings:
-        """The current settings (read-only: change them with `update_settings`)."""
+        """The current settings (read-only: change them with `apply_settings`)."""
         return self.settings_owner.current
+
+    def apply_settings(self, settings: Settings) -> bool:
+        """The one way settings change (UsageError or ModelError: nothing changes). Fields other
+        than the model's apply at once; a changed model or context is checked now and loads at its
+        next use (`load_model` or the next question); a model that then fails to load puts the
+        previous model settings back. Listeners of `settings_owner` hear each change once.
+        Returns whether a model load is pending."""
+        return self.model_slot.apply(settings)
 
     # -- set-up --------------------------------------------------------------------------------
 
@@ -94,6 +105,16 @@ class Folio:
             return self._index
 
     @property
+    def model_slot(self) -> ModelSlot:
+        """The chat model in use and the one pending after a settings change (built at first use)."""
+        with self._lock:
+            if self._slot is None:
+                from app.core.answering.model_slot import ModelSlot
+
+                self._slot = ModelSlot(self.settings_owner, self._engine)
+            return self._slot
+
+    @property
     def answerer(self) -> Answerer:
         """The answering pipeline (built at first use). The GUI and the CLI use the methods below."""
         with self._lock:
@@ -104,9 +125,9 @@ class Folio:
                 verifier = embedding_verifier(self._stored_vectors, self.embedder.embed)
                 self._answerer = Answerer(
                     self.settings_owner,
-                    self.store.sessions,
+                    self.conversations,
                     self.search,
-                    self._engine,
+                    self.model_slot,
                     verifier,
                     self.embedder.embed,
                 )
@@ -117,12 +138,6 @@ class Folio:
         if any(chunk not in rows for chunk in chunk_ids):
             return None
         return np.stack([np.frombuffer(rows[chunk].embedding, dtype=np.float32) for chunk in chunk_ids])
-
-    def update_settings(self, settings: Settings) -> None:
-        """Make `settings` current for every service. A changed model is checked now (ModelError,
-        nothing changes) and loads at its next use; a model that then fails to load puts the
-        previous model settings back (listeners of `settings_owner` hear it)."""
-        self.answerer.set_settings(settings)
 
     # -- library -------------------------------------------------------------------------------
 
@@ -187,10 +202,10 @@ class Folio:
 
     def load_model(self) -> ModelInfo:
         """Load the configured chat model (slow the first time); a failed new model keeps the old."""
-        return self.answerer.load_model()
+        return self.model_slot.load()
 
     def model_info(self) -> ModelInfo | None:
-        return self.answerer.model_info() if self._answerer is not None else None
+        return self._slot.info() if self._slot is not None else None
 
     def ask_stream(
         self,
@@ -212,12 +227,14 @@ class Folio:
         on_delta: Callable[[Delta], None] | None = None,
     ) -> Answer:
         """Answer and return the finished Answer; `on_delta` sees the text as it streams."""
-        return self.answerer.ask(question, options, chat_id, cancel, on_delta)
+        from app.core.answering.pipeline import answer_of
+
+        return answer_of(self.ask_stream(question, options, chat_id, cancel), on_delta)
 
     # -- chats ---------------------------------------------------------------------------------
 
     def chats(self) -> list[ChatSummary]:
-        return self.answerer.conversations.summaries()
+        return self.conversations.summaries()
 
     def chat(self, chat_id: int) -> list[Answer]:
         """The answers of a chat, oldest first, each with its question, citations and figures."""
@@ -225,7 +242,7 @@ class Folio:
 
         answers: list[Answer] = []
         question = ""
-        for message in self.answerer.conversations.messages(chat_id):
+        for message in self.conversations.messages(chat_id):
             if message.role == "user":
                 question = message.content
             elif message.role == "assistant":
@@ -233,17 +250,17 @@ class Folio:
         return answers
 
     def new_chat(self, title: str = "") -> int:
-        return self.answerer.conversations.create(title)
+        return self.conversations.create(title)
 
     def delete_chat(self, chat_id: int) -> None:
-        self.answerer.conversations.delete(chat_id)
+        self.conversations.delete(chat_id)
 
     def close(self) -> None:
         with self._lock:
             if self._ingester is not None:
                 self._ingester.close()
-            if self._answerer is not None:
-                self._answerer.close()
+            if self._slot is not None:
+                self._slot.close()
             self.store.close()
 
 

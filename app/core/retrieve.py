@@ -12,16 +12,16 @@ import numpy as np
 from app.core.embed.embedder import Embedder
 from app.core.errors import UsageError
 from app.core.index.vector_index import VectorIndex
-from app.core.ingest.normalize import normalize_text
 from app.core.keywords import terms_query, trigram_query
+from app.core.normalize import normalize_text
 from app.core.passage import Hit, SearchResult
 from app.core.script import has_cjk
 from app.core.store.library import LibraryStore
 from app.core.store.records import ChunkRow
 
 # The keyword legs run beside the query embedding and the dense search (SQLite and torch release the
-# GIL): same rankings, but a search costs about its slowest leg instead of the sum of them. At 1M
-# chunks the legs take 60-180 ms each (benchmarks/bench_retrieval_scale.py). Threads start on
+# GIL): same rankings, but a search costs about its slowest leg instead of the sum of them (the
+# legs' times at 10k-1M chunks: benchmarks/README.md, "Retrieval at scale"). Threads start on
 # first use.
 _KEYWORD_WORKERS = ThreadPoolExecutor(max_workers=2, thread_name_prefix="folio-keywords")
 

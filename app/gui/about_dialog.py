@@ -9,8 +9,7 @@ from pathlib import Path
 from PySide6.QtCore import QCoreApplication, Qt
 from PySide6.QtWidgets import QDialog, QDialogButtonBox, QLabel, QVBoxLayout, QWidget
 
-from app.core.config import Settings
-from app.core.generate.catalog import by_file
+from app.core.api import Settings, by_file
 
 
 def _tr(text: str) -> str:

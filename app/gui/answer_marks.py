@@ -7,8 +7,7 @@ from collections.abc import Sequence
 
 from PySide6.QtGui import QColor, QTextCharFormat, QTextCursor, QTextDocument
 
-from app.core.answering.attribution import SentenceCheck
-from app.core.prompt.citations import marker_numbers
+from app.core.api import SentenceCheck, marker_numbers
 from app.gui.markdown_stream import CITATION, link_citations
 
 UNSUPPORTED_COLOR = "#b3261e"
@@ -68,9 +67,3 @@ def mark_unsupported(document: QTextDocument, sentences: Sequence[SentenceCheck]
             hits += 1
         marked += 1 if hits else 0
     return marked
-
-
-def support_line(sentences: Sequence[SentenceCheck]) -> tuple[int, int]:
-    """(supported, judged) statements: refusals and connective sentences are not judged."""
-    judged = [s for s in sentences if s.supported is not None]
-    return sum(1 for s in judged if s.supported), len(judged)

@@ -7,10 +7,10 @@ from typing import TYPE_CHECKING, Any
 
 from PySide6.QtCore import QObject, Signal
 
-from app.core.passage import Citation, Hit
+from app.core.api import Citation, Hit
 
 if TYPE_CHECKING:
-    from app.core.answering.types import Answer
+    from app.core.api import Answer
 
 # phases of an answer
 WAITING = "waiting"  # submitted, no token yet (queue, retrieve, prefill)

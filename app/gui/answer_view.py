@@ -21,9 +21,8 @@ from PySide6.QtWidgets import (
     QWidget,
 )
 
-from app.core.answering.attribution import SentenceCheck
-from app.core.passage import Citation
-from app.gui.answer_marks import annotated_markdown, mark_unsupported, support_line
+from app.core.api import Citation, SentenceCheck
+from app.gui.answer_marks import annotated_markdown, mark_unsupported
 from app.gui.answer_state import DONE, FAILED, AnswerState
 from app.gui.markdown_stream import MarkdownStream, link_citations
 from app.gui.readout import breakdown, final_readout, live_readout
@@ -229,7 +228,7 @@ class AnswerView(QFrame):
         valid = {c.n for c in state.citations}
         sentences = state.final.sentences if state.final is not None else ()
         self.body.set_final(state.answer_text or "", valid, sentences)
-        supported, judged = support_line(sentences)
+        supported, judged = state.final.support_counts() if state.final is not None else (0, 0)
         self.support.setVisible(judged > 0)
         if judged:
             self.support.setText(

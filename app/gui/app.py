@@ -15,8 +15,7 @@ from PySide6.QtGui import QIcon
 from PySide6.QtWidgets import QApplication
 
 from app.core import paths
-from app.core.config import Settings, load_settings
-from app.core.errors import UsageError
+from app.core.api import Settings, UsageError, load_settings
 from app.gui.app_controller import AppController, ServicesFactory, default_factory
 from app.gui.errors import ErrorReporter
 from app.gui.main_window import MainWindow

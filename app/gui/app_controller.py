@@ -9,18 +9,17 @@ from typing import TYPE_CHECKING, Any
 
 from PySide6.QtCore import QObject, Signal
 
-from app.core.answering.model_slot import MODEL_FIELDS
-from app.core.config import Settings, save_settings
-from app.core.errors import FolioError, UsageError
+from app.core.api import FolioError, Settings, save_settings
 from app.gui.errors import ErrorReporter
 from app.gui.tasks import Resource, TaskContext, TaskRunner
 
 if TYPE_CHECKING:
+    from app.core.api import FolioApi
     from app.core.qa import Folio
 
 log = logging.getLogger(__name__)
 
-ServicesFactory = Callable[[Settings, Path], "Folio"]
+ServicesFactory = Callable[[Settings, Path], "FolioApi"]
 
 
 def default_factory(settings: Settings, library_dir: Path) -> Folio:
@@ -60,11 +59,11 @@ class AppController(QObject):
         self.reporter = reporter
         self.factory = factory
         self.settings_path = settings_path
-        self.folio: Folio | None = None
+        self.folio: FolioApi | None = None
         self.model_info: Any = None
         self.model_loading = False
         self.embedder_ready = False
-        self._built: Folio | None = None  # written by the store worker, read after it is joined
+        self._built: FolioApi | None = None  # written by the store worker, read after it is joined
         self._settings_moved.connect(self._on_settings_moved)
 
     @property
@@ -77,7 +76,7 @@ class AppController(QObject):
         """Open the library on the store worker, then load the models in the background."""
         self.status_changed.emit(self.tr("Opening the library…"))
 
-        def build(_ctx: TaskContext) -> Folio:
+        def build(_ctx: TaskContext) -> FolioApi:
             folio = self.factory(self.settings, self.library_dir)
             self._built = folio
             return folio
@@ -90,7 +89,7 @@ class AppController(QObject):
             on_failure=self._on_build_failed,
         )
 
-    def _on_built(self, folio: Folio) -> None:
+    def _on_built(self, folio: FolioApi) -> None:
         self.folio = folio
         # every change of the core's settings (here, or a model that failed to load putting the old
         # model back on the model worker) is saved and announced on the GUI thread
@@ -199,37 +198,36 @@ class AppController(QObject):
 
     # -- settings --------------------------------------------------------------------------------
     def apply_settings(self, settings: Settings) -> None:
-        """Apply and save: everything but the model at once; a changed model is checked and loaded
-        on the model worker, and one that fails keeps the previous model (and says why)."""
+        """Apply and save through the facade's one settings path: everything but the model at once;
+        a changed model is checked now and loaded on the model worker, and one that fails to load
+        keeps the previous model (and says why). The core's change event saves and announces."""
         folio = self.folio
         if folio is None:
             save_settings(settings, self.settings_path)
             self._settings = settings
             self.settings_changed.emit(settings)
             return
-        current = folio.settings
-        model_changed = any(getattr(current, name) != getattr(settings, name) for name in MODEL_FIELDS)
-        if not model_changed:
-            folio.settings_owner.update(settings)
-            return
         try:
-            kept = settings.replace(**{name: getattr(current, name) for name in MODEL_FIELDS})
-        except UsageError:  # the other new values only make sense with the new context size
-            kept = current
-        folio.settings_owner.update(kept)
+            reload = folio.apply_settings(settings)  # validation and a 4-byte model file check
+        except FolioError as error:  # the rest applied; the previous model stays, and says why
+            self._on_model_failed(error, "")
+            self._status_ready()
+            return
+        if not reload:
+            return
         self.model_loading = True
         self.status_changed.emit(self.tr("Loading model…"))
-
-        def apply(_ctx: TaskContext) -> Any:
-            folio.update_settings(settings)
-            return folio.load_model()
 
         def failed(error: BaseException, details: str) -> None:
             self._on_model_failed(error, details)
             self._status_ready()
 
         self.runner.submit(
-            Resource.MODEL, apply, name="apply settings", on_success=self._on_model, on_failure=failed
+            Resource.MODEL,
+            lambda _ctx: folio.load_model(),
+            name="apply settings",
+            on_success=self._on_model,
+            on_failure=failed,
         )
 
     def _on_settings_moved(self, settings: Settings) -> None:

@@ -13,7 +13,7 @@ from app.gui.delta_batch import DeltaBatch, DeltaBatcher
 from app.gui.tasks import Resource, TaskContext, TaskHandle
 
 if TYPE_CHECKING:
-    from app.core.answering.types import Answer
+    from app.core.api import Answer
 
 log = logging.getLogger(__name__)
 
@@ -56,7 +56,7 @@ class ChatController(QObject):
         folio = self.app.folio
         if folio is None or self.busy:
             return None
-        from app.core.answering.types import AskOptions, Delta, Finished, Metrics, Retrieved
+        from app.core.api import AskOptions, Delta, Finished, Metrics, Retrieved
 
         options = AskOptions(thinking=thinking, max_tokens=max_tokens, continue_from=continue_from)
         self.last_options = options

@@ -8,7 +8,7 @@ from PySide6.QtCore import Qt, Signal
 from PySide6.QtWidgets import QHBoxLayout, QListWidget, QListWidgetItem, QPushButton, QVBoxLayout, QWidget
 
 if TYPE_CHECKING:
-    from app.core.store.conversations import ChatSummary
+    from app.core.api import ChatSummary
 
 
 class ChatList(QWidget):

@@ -19,7 +19,7 @@ from PySide6.QtWidgets import (
     QWidget,
 )
 
-from app.core.errors import FolioError
+from app.core.api import FolioError
 
 log = logging.getLogger(__name__)
 

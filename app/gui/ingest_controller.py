@@ -13,7 +13,7 @@ from app.gui.app_controller import AppController
 from app.gui.tasks import Resource, TaskContext, TaskHandle
 
 if TYPE_CHECKING:
-    from app.core.ingest.pipeline import IngestProgress, IngestReport
+    from app.core.api import IngestProgress, IngestReport
 
 
 @dataclass

@@ -23,7 +23,7 @@ from app.gui.ingest_controller import Batch, IngestController
 from app.gui.readout import duration
 
 if TYPE_CHECKING:
-    from app.core.ingest.pipeline import IngestProgress
+    from app.core.api import IngestProgress
 
 MAX_ROWS = 200  # keep the most recent files; a folder of thousands should not build thousands of bars
 

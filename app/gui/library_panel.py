@@ -24,12 +24,11 @@ from PySide6.QtWidgets import (
     QWidget,
 )
 
-from app.core.ingest.readers import SECTION_KINDS
+from app.core.api import SECTION_KINDS
 from app.gui.i18n import QT_TRANSLATE_NOOP
 
 if TYPE_CHECKING:
-    from app.core.ingest.pipeline import IngestReport
-    from app.core.store.records import DocumentInfo
+    from app.core.api import DocumentInfo, IngestReport
 
 Index = QModelIndex | QPersistentModelIndex
 

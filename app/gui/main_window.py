@@ -18,8 +18,7 @@ from PySide6.QtWidgets import (
     QWidget,
 )
 
-from app.core.formats import FORMATS, all_patterns, name_patterns
-from app.core.passage import Citation
+from app.core.api import FORMATS, Citation, all_patterns, name_patterns
 from app.gui.about_dialog import AboutDialog
 from app.gui.answer_state import AnswerState
 from app.gui.app_controller import AppController
@@ -32,10 +31,11 @@ from app.gui.library_panel import LibraryPanel
 from app.gui.pdf_viewer import PdfViewer
 from app.gui.question_box import QuestionBox, has_local_files
 from app.gui.settings_dialog import SettingsDialog
+from app.gui.tasks import Resource, TaskContext
 from app.gui.transcript import Transcript
 
 if TYPE_CHECKING:
-    from app.core.store.layers import PageLayerInfo
+    from app.core.api import PageLayerInfo
 
 
 def document_filter() -> str:
@@ -222,14 +222,31 @@ class MainWindow(QMainWindow):
         self.add_paths(paths)
 
     # -- dialogs ---------------------------------------------------------------------------------
-    def page_layer(self, path: str, page: int) -> PageLayerInfo | None:
-        """The stored text of an OCR'd page or a section, for the viewer (one small read)."""
-        folio = self.app.folio
-        return folio.page_layer(path, page) if folio is not None else None
-
     def open_citation(self, citation: Citation, evidence: str = "") -> None:
+        """Read the cited pages' stored text (OCR'd pages, sections) on a worker, then show them."""
+        folio = self.app.folio
+        if folio is None:
+            self._show_citation(citation, evidence, {})
+            return
+        pages = range(max(1, citation.page), max(citation.page, citation.page_end) + 1)
+
+        def read(_ctx: TaskContext) -> dict[int, PageLayerInfo | None]:
+            return {page: folio.page_layer(citation.path, page) for page in pages}
+
+        self.app.runner.submit(
+            Resource.CHATS,
+            read,
+            name="read the cited page",
+            on_success=lambda layers: self._show_citation(citation, evidence, layers),
+            on_failure=self.app.reporter.report,
+        )
+
+    def _show_citation(
+        self, citation: Citation, evidence: str, layers: dict[int, PageLayerInfo | None]
+    ) -> None:
         if self.viewer is None:
-            self.viewer = PdfViewer(self, layers=self.page_layer)
+            self.viewer = PdfViewer(self)
+        self.viewer.layers = lambda path, page: layers.get(page) if path == citation.path else None
         self.viewer.show_citation(citation, evidence)
         self.viewer.show()
         self.viewer.raise_()

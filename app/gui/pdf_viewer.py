@@ -24,11 +24,11 @@ from PySide6.QtWidgets import (
     QWidget,
 )
 
-from app.core.passage import Citation
+from app.core.api import Citation
 from app.gui.page_marks import MarkedPdfView
 
 if TYPE_CHECKING:
-    from app.core.store.layers import PageLayerInfo
+    from app.core.api import PageLayerInfo
 
 SEARCH_WORDS = 6  # how many words of the passage to search for on the page
 MARK_BACKGROUND = QColor(255, 214, 77)

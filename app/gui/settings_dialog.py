@@ -23,9 +23,7 @@ from PySide6.QtWidgets import (
 )
 
 from app.core import paths
-from app.core.config import Settings
-from app.core.errors import UsageError
-from app.core.generate.catalog import chat_models, default_model
+from app.core.api import Settings, UsageError, chat_models, default_model
 
 
 def _spin(minimum: int, maximum: int, value: int) -> QSpinBox:

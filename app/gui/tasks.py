@@ -13,8 +13,7 @@ from typing import Any
 
 from PySide6.QtCore import QObject, Qt, QThread, Signal, Slot
 
-from app.core.cancel import CancelToken
-from app.core.errors import Cancelled
+from app.core.api import Cancelled, CancelToken
 
 log = logging.getLogger(__name__)
 

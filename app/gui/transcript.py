@@ -5,7 +5,7 @@ from __future__ import annotations
 from PySide6.QtCore import Qt, Signal
 from PySide6.QtWidgets import QLabel, QScrollArea, QVBoxLayout, QWidget
 
-from app.core.formats import format_names
+from app.core.api import format_names
 from app.gui.answer_state import AnswerState
 from app.gui.answer_view import AnswerView, QuestionView
 

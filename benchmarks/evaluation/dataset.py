@@ -8,7 +8,7 @@ from collections.abc import Sequence
 from dataclasses import dataclass
 from pathlib import Path
 
-from app.core.ingest.normalize import normalize_text
+from app.core.normalize import normalize_text
 
 REPO = Path(__file__).resolve().parents[2]
 QUESTIONS_FILE = REPO / "benchmarks" / "eval" / "questions.json"

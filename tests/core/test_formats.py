@@ -8,6 +8,7 @@ from pathlib import Path
 import pytest
 
 from app.core.ingest.page import PageContent
+from app.core.ingest.read_base import UnreadableFile
 from app.core.ingest.readers import read_pages
 from app.core.ingest.sections import SectionBuilder, paragraph_at, section_locator
 from app.core.passage import Hit
@@ -202,7 +203,5 @@ def test_epub_without_spine_or_with_drm_says_why(tmp_path: Path) -> None:
             '<enc:CipherData><enc:CipherReference URI="OEBPS/chapter1.xhtml"/></enc:CipherData>'
             "</enc:EncryptedData></encryption>",
         )
-    from app.core.ingest.readers import UnreadableFile
-
     with pytest.raises(UnreadableFile, match="password protected"):
         _pages(locked)

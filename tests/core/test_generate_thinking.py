@@ -15,6 +15,7 @@ from app.core.generate.model import Sampling
 from app.core.prompt.budget import HistoryTurn, assemble
 from app.core.store.chats import Chat, Message
 from app.core.store.conversations import ConversationStore
+from tests.answering_kit import ask, make_answerer
 from tests.core.answer_helpers import fixed_search, make_hit
 
 HITS = [make_hit(1, "The answer to the riddle is 4.", page=2)]
@@ -36,7 +37,7 @@ def thinker(thinking_engine: Engine, sessions: sessionmaker[Session]) -> Iterato
         temperature=0.0,
         ttft_target_s=0.0,
     )
-    answerer = Answerer(settings, sessions, fixed_search(HITS), engine=thinking_engine)
+    answerer = make_answerer(settings, sessions, fixed_search(HITS), engine=thinking_engine)
     yield answerer
     answerer.close()
 
@@ -85,13 +86,13 @@ def test_real_model_thinking_is_separated_from_the_answer(thinking_engine: Engin
 
 
 def test_thinking_off_gives_no_thinking(thinker: Answerer) -> None:
-    answer = thinker.ask("What is the answer to the riddle?", AskOptions(thinking=False, max_tokens=24))
+    answer = ask(thinker, "What is the answer to the riddle?", AskOptions(thinking=False, max_tokens=24))
     assert answer.thinking == "" and answer.metrics.thinking_tokens == 0
     assert answer.finish_reason in ("stop", "length")
 
 
 def test_thinking_on_streams_thinking_apart_and_counts_it(thinker: Answerer) -> None:
-    answer = thinker.ask("What is the answer to the riddle?", AskOptions(thinking=True, max_tokens=24))
+    answer = ask(thinker, "What is the answer to the riddle?", AskOptions(thinking=True, max_tokens=24))
     assert answer.thinking and "<think>" not in answer.thinking
     assert answer.metrics.thinking_tokens > 0
     assert answer.metrics.thinking_tokens + answer.answer.count(" ") >= 0  # counted apart from the answer
@@ -99,7 +100,7 @@ def test_thinking_on_streams_thinking_apart_and_counts_it(thinker: Answerer) -> 
         assert answer.metrics.thinking_tokens == answer.metrics.completion_tokens
     assert all(c.n == 1 for c in answer.citations)  # citations come only from the answer text
     assert answer.chat_id is not None
-    stored = thinker.chat_history(answer.chat_id)[-1]
+    stored = thinker.conversations.messages(answer.chat_id)[-1]
     assert stored.thinking == answer.thinking and stored.content == answer.answer
 
 
@@ -128,5 +129,5 @@ def test_thinking_is_never_carried_into_later_prompts(
     plan = assemble(thinking_engine, "Why?", HITS, turns, n_ctx=2048, max_tokens=64, enable_thinking=True)
     assert "It is 4 [1]." in plan.prompt
     assert "SECRET-REASONING" not in plan.prompt and "Partial" not in plan.prompt
-    follow = thinker.ask("Why?", AskOptions(thinking=False, max_tokens=4), chat_id=chat_id)
+    follow = ask(thinker, "Why?", AskOptions(thinking=False, max_tokens=4), chat_id=chat_id)
     assert follow.budget is not None and follow.budget.history_turns_used == 1

@@ -18,11 +18,11 @@ from app.core.config import Settings
 from app.core.embed.embedder import Embedder
 from app.core.errors import DocumentNotFoundError, EmbedderMismatchError, UsageError
 from app.core.index.vector_index import INDEX_FILE
-from app.core.ingest.normalize import normalize_text
 from app.core.ingest.page import PageContent
 from app.core.ingest.pipeline import IngestProgress
 from app.core.ingest.readers import unsupported_reason
 from app.core.ingest.worker import ExtractionFailed, ExtractLimits, PageExtractor
+from app.core.normalize import normalize_text
 from app.core.qa import Folio, build_services
 from app.core.store.database import STORE_FILE
 from tests.pdfgen import write_encrypted_pdf, write_pdf

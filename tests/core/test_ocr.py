@@ -14,11 +14,11 @@ import pytest
 from app.core.cancel import CancelToken
 from app.core.config import Settings
 from app.core.embed.embedder import Embedder
-from app.core.ingest.normalize import normalize_text
 from app.core.ingest.ocr import OcrLine, is_blank, layout_text, render_scale
 from app.core.ingest.page import OcrStarted, PageContent, PagePlan
 from app.core.ingest.pipeline import IngestProgress
 from app.core.ingest.worker import ExtractionFailed, ExtractLimits, PageExtractor
+from app.core.normalize import normalize_text
 from app.core.qa import Folio, build_services
 from app.core.store.database import STORE_FILE
 from tests.docgen import scan_pages

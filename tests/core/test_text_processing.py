@@ -4,8 +4,8 @@ from __future__ import annotations
 
 from app.core.embed.embedder import Embedder
 from app.core.ingest.chunker import Chunker, chunk_pages, split_sentences
-from app.core.ingest.normalize import normalize_text
 from app.core.keywords import terms_query, terms_text, trigram_query
+from app.core.normalize import normalize_text
 
 
 def test_normalize_nfkc_hyphenation_and_whitespace() -> None:

@@ -4,20 +4,33 @@ from __future__ import annotations
 
 import threading
 import time
-from collections.abc import Iterator
+from collections.abc import Callable, Iterator, Sequence
 from datetime import UTC, datetime
 from pathlib import Path
-from typing import Any
+from typing import TYPE_CHECKING
 
-from app.core.answering.types import Answer, AnswerMetrics, AskOptions, Delta, Finished, Retrieved
+from app.core.answering.types import (
+    Answer,
+    AnswerEvent,
+    AnswerMetrics,
+    AskOptions,
+    Delta,
+    Finished,
+    Retrieved,
+)
 from app.core.cancel import CancelToken
 from app.core.config import Settings, SettingsOwner
 from app.core.errors import ModelError
 from app.core.generate.model import ModelInfo, Sampling
-from app.core.ingest.pipeline import FileResult, IngestReport
+from app.core.ingest.pipeline import FileResult, IngestReport, ProgressCallback
 from app.core.passage import Citation, Hit
 from app.core.prompt.budget import Budget
 from app.core.store.conversations import ChatSummary
+from app.core.store.layers import PageLayerInfo
+from app.core.store.records import DocumentInfo
+
+if TYPE_CHECKING:
+    from app.core.api import FolioApi
 
 
 def fake_answer(
@@ -75,14 +88,14 @@ class FakeAnswerer:
             "fake.gguf", "/models/fake.gguf", 4096, 8192, self.supports_thinking, reason, "gguf", 2
         )
 
-    def set_settings(self, settings: Settings) -> None:
+    def check_settings(self, settings: Settings) -> None:
         if settings.model_path and not Path(settings.model_path).is_file():
             raise ModelError(f"model file not found: {settings.model_path}")
         self.settings_seen.append(settings)
 
     def ask_stream(
         self, question: str, options: AskOptions | None, chat_id: int | None, cancel: CancelToken | None
-    ) -> Iterator[object]:
+    ) -> Iterator[AnswerEvent]:
         options = options or AskOptions()
         self.requests.append((question, options, chat_id))
         cancel = cancel or CancelToken()
@@ -122,9 +135,15 @@ class FakeFolio:
     def settings(self) -> Settings:
         return self.settings_owner.current
 
-    def update_settings(self, settings: Settings) -> None:
-        self.answerer.set_settings(settings)
+    def apply_settings(self, settings: Settings) -> bool:
+        """As Folio's: the rest applies when the model file fails its check, and the error is raised."""
+        try:
+            self.answerer.check_settings(settings)
+        except ModelError:
+            self.settings_owner.update(settings.replace(model_path=self.settings.model_path))
+            raise
         self.settings_owner.update(settings)
+        return False
 
     def load_model(self) -> ModelInfo:
         return self.answerer.load_model()
@@ -135,7 +154,7 @@ class FakeFolio:
         options: AskOptions | None = None,
         chat_id: int | None = None,
         cancel: CancelToken | None = None,
-    ) -> Iterator[object]:
+    ) -> Iterator[AnswerEvent]:
         return self.answerer.ask_stream(question, options, chat_id, cancel)
 
     def chats(self) -> list[ChatSummary]:
@@ -147,30 +166,39 @@ class FakeFolio:
     def delete_chat(self, chat_id: int) -> None:
         pass
 
-    def page_layer(self, path: str, page: int) -> None:
+    def page_layer(self, path: str, page: int) -> PageLayerInfo | None:
         return None  # no OCR'd pages or sections in the fake library
 
     def warm_up(self) -> None:
         pass
 
-    def documents(self) -> list[Any]:
+    def documents(self) -> list[DocumentInfo]:
         return []
 
     def ingest(
-        self, paths: list[Path], progress: Any = None, cancel: CancelToken | None = None
+        self,
+        paths: Sequence[Path],
+        progress: ProgressCallback | None = None,
+        cancel: CancelToken | None = None,
     ) -> IngestReport:
         return IngestReport([FileResult(str(p), p.name, "added", 1, 1) for p in paths], 1.0)
 
-    def remove(self, document: int | str) -> Any:
+    def reindex(
+        self, document: str | int, progress: ProgressCallback | None = None, cancel: CancelToken | None = None
+    ) -> IngestReport:
+        return IngestReport([FileResult(str(document), str(document), "updated", 1, 1)], 1.0)
+
+    def remove(self, document: str | int) -> DocumentInfo:
         self.removed.append(document)
-        return None
+        now = datetime.now(UTC)
+        return DocumentInfo(0, str(document), str(document), "pdf", 1, 1, 1, "ready", "", now, now)
 
     def close(self) -> None:
         self.closed = True
 
 
-def fake_factory(answerer: FakeAnswerer) -> Any:
-    def factory(settings: Settings, library_dir: Path) -> FakeFolio:
-        return FakeFolio(settings, library_dir, answerer)
+def fake_factory(answerer: FakeAnswerer) -> Callable[[Settings, Path], FolioApi]:
+    def factory(settings: Settings, library_dir: Path) -> FolioApi:
+        return FakeFolio(settings, library_dir, answerer)  # mypy checks it against the facade
 
     return factory

@@ -122,7 +122,8 @@ def main(out: Path) -> int:
 
     view = window.transcript.answer_views[-1]
     citations = view.state.citations or [p for p in view.state.passages_given if p.path.endswith(".pdf")]
-    window.open_citation(citations[0])
+    window.open_citation(citations[0])  # the page's stored text is read on a worker first
+    wait_for(lambda: window.viewer is not None and window.viewer.isVisible(), 20_000)
     viewer = window.viewer
     assert viewer is not None
     viewer.resize(1100, 780)

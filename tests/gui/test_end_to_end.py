@@ -162,7 +162,8 @@ def test_clicking_a_source_opens_the_viewer_at_the_cited_page(
     view = window.transcript.answer_views[-1]
     assert "solar-guide.pdf, p. 2" in view.sources.text()
     assert "not one of the passages" in view.sources.text()
-    view.sources.linkActivated.emit("source:1")
+    view.sources.linkActivated.emit("source:1")  # the page's stored text is read on a worker first
+    qtbot.waitUntil(lambda: window.viewer is not None and window.viewer.isVisible(), timeout=10_000)
     viewer = window.viewer
     assert viewer is not None and viewer.isVisible()
     assert viewer.view.isVisible()
@@ -176,7 +177,8 @@ def test_clicking_a_source_opens_the_viewer_at_the_cited_page(
     view.citation_activated.emit(
         Citation(2, 99, "notes.txt", "/nope/notes.txt", 1, 1, 0, 19, "Water the tomatoes."), ""
     )
-    assert not viewer.view.isVisible() and viewer.passage.toPlainText() == "Water the tomatoes."
+    qtbot.waitUntil(lambda: viewer.passage.toPlainText() == "Water the tomatoes.", timeout=10_000)
+    assert not viewer.view.isVisible()
 
 
 def test_closing_during_ingestion_cancels_cleanly(

@@ -19,6 +19,7 @@ from app.core.generate.engine import Engine
 from app.core.passage import SearchResult
 from app.core.store.chats import Trace
 from app.core.store.conversations import AnswerRecord
+from tests.answering_kit import ask, make_answerer
 from tests.core.answer_helpers import fixed_search, make_hit
 
 HITS = [
@@ -45,7 +46,7 @@ METRIC_KEYS = {
 def answerer(
     test_settings: Settings, sessions: sessionmaker[Session], chat_engine: Engine
 ) -> Iterator[Answerer]:
-    answerer = Answerer(test_settings, sessions, fixed_search(HITS), engine=chat_engine)
+    answerer = make_answerer(test_settings, sessions, fixed_search(HITS), engine=chat_engine)
     yield answerer
     answerer.close()
 
@@ -108,9 +109,9 @@ def test_events_come_in_order_and_the_json_contract_holds(answerer: Answerer) ->
 
 
 def test_answer_question_and_trace_are_persisted(answerer: Answerer) -> None:
-    answer = answerer.ask("What is the default chat model?", AskOptions(max_tokens=40))
+    answer = ask(answerer, "What is the default chat model?", AskOptions(max_tokens=40))
     assert answer.chat_id is not None and answer.message_id is not None
-    messages = answerer.chat_history(answer.chat_id)
+    messages = answerer.conversations.messages(answer.chat_id)
     assert [m.role for m in messages] == ["user", "assistant"]
     assert messages[0].content == "What is the default chat model?"
     reply = messages[1]
@@ -123,24 +124,24 @@ def test_answer_question_and_trace_are_persisted(answerer: Answerer) -> None:
     assert trace["sampling"]["seed"] == 42 and trace["sampling"]["temperature"] == 0.0
     assert trace["budget"]["n_ctx"] == 4096
     assert set(trace["spans"]) >= {"queue", "retrieve", "assemble", "prefill", "decode", "parse"}
-    summaries = answerer.chats()
+    summaries = answerer.conversations.summaries()
     assert summaries[0].id == answer.chat_id and summaries[0].messages == 2
     assert summaries[0].title == "What is the default chat model?"
 
 
 def test_tiny_max_tokens_gives_length_and_an_incomplete_answer(answerer: Answerer) -> None:
-    answer = answerer.ask("Explain prefill and decode in detail.", AskOptions(max_tokens=3))
+    answer = ask(answerer, "Explain prefill and decode in detail.", AskOptions(max_tokens=3))
     assert answer.finish_reason == "length"
     assert not answer.complete and answer.to_json()["complete"] is False
     assert answer.metrics.completion_tokens == 3
     assert answer.chat_id is not None
-    stored = answerer.chat_history(answer.chat_id)[-1]
+    stored = answerer.conversations.messages(answer.chat_id)[-1]
     assert stored.finish_reason == "length" and not stored.complete
 
 
 def test_a_cut_off_answer_can_be_continued_where_it_stopped(answerer: Answerer) -> None:
     question = "Explain what decides the time to first token and the tokens per second."
-    first = answerer.ask(question, AskOptions(max_tokens=6, temperature=0.0))
+    first = ask(answerer, question, AskOptions(max_tokens=6, temperature=0.0))
     assert first.finish_reason == "length" and first.answer
     events = collect(answerer.ask_stream(question, AskOptions(max_tokens=24, continue_from=first.answer)))
     final = events[-1]
@@ -179,7 +180,7 @@ def test_cancel_from_another_thread_stops_within_a_token(answerer: Answerer) -> 
     assert answer is not None and answer.finish_reason == "cancelled"
     assert answer.metrics.completion_tokens <= at_cancel[0] + 1
     assert answer.chat_id is not None
-    assert answerer.chat_history(answer.chat_id)[-1].finish_reason == "cancelled"
+    assert answerer.conversations.messages(answer.chat_id)[-1].finish_reason == "cancelled"
 
 
 def test_cancel_before_the_model_runs_still_finishes_cleanly(answerer: Answerer) -> None:
@@ -195,24 +196,26 @@ def test_unanswerable_question_is_gated_without_calling_the_model(
 ) -> None:
     settings = Settings(model_path=str(tmp_path / "absent.gguf"))  # loading it would fail
     weak = [make_hit(1, "Unrelated text about gardening.", similarity=0.05)]
-    answerer = Answerer(settings, sessions, fixed_search(weak))
-    answer = answerer.ask("What is the boiling point of mercury?")
+    answerer = make_answerer(settings, sessions, fixed_search(weak))
+    answer = ask(answerer, "What is the boiling point of mercury?")
     assert answer.finish_reason == "stop" and answer.complete
     assert answer.grounded is False and answer.to_json()["grounded"] is False
     assert answer.answer == "The documents in your library do not cover this question."
     assert answer.metrics.completion_tokens == 0 and answer.citations == []
     assert answer.budget is not None
     assert [d.reason for d in answer.budget.passages_dropped] == ["below_grounding_threshold"]
-    assert answerer.model_info() is None  # never loaded
+    assert answerer.slot.info() is None  # never loaded
     assert answer.chat_id is not None
-    assert answerer.chat_history(answer.chat_id)[-1].trace["grounded"] is False  # type: ignore[index]
+    assert answerer.conversations.messages(answer.chat_id)[-1].trace["grounded"] is False  # type: ignore[index]
 
 
 def test_no_hits_at_all_is_gated_in_the_question_language(
     answerer: Answerer, test_settings: Settings
 ) -> None:
-    empty = Answerer(test_settings, answerer._sessions, fixed_search([]), engine=answerer.engine)
-    answer = empty.ask("缓存是什么？")
+    empty = make_answerer(
+        test_settings, answerer.conversations.sessions, fixed_search([]), engine=answerer.slot.engine
+    )
+    answer = ask(empty, "缓存是什么？")
     assert answer.grounded is False and answer.answer == "文档中没有涉及这个问题的内容。"
 
 
@@ -227,52 +230,56 @@ def test_a_follow_up_that_names_little_is_searched_with_the_previous_question(
         queries.append(query)
         return SearchResult(query, (volcano if "volcano" in query else garden)[:k], 1.0)
 
-    chatty = Answerer(test_settings, answerer._sessions, search, engine=answerer.engine)
-    chat_id = chatty.new_chat()
+    chatty = make_answerer(
+        test_settings, answerer.conversations.sessions, search, engine=answerer.slot.engine
+    )
+    chat_id = chatty.conversations.create()
     chatty.conversations.save(
         AnswerRecord("What did the volcano readings show?", "They rose in spring [1].", "", "stop", []),
         chat_id,
     )
-    follow = chatty.ask("And why did they rise?", AskOptions(max_tokens=8), chat_id=chat_id)
+    follow = ask(chatty, "And why did they rise?", AskOptions(max_tokens=8), chat_id=chat_id)
     assert queries == [
         "And why did they rise?",
         "What did the volcano readings show?\nAnd why did they rise?",
     ]
     assert follow.grounded is not False and follow.metrics.completion_tokens > 0
     assert [c.page for c in follow.passages] == [3]
-    alone = chatty.ask("And why did they rise?", AskOptions(max_tokens=8))  # no chat: nothing to add
+    alone = ask(chatty, "And why did they rise?", AskOptions(max_tokens=8))  # no chat: nothing to add
     assert alone.grounded is False and queries[-1] == "And why did they rise?"
 
 
 def test_missing_model_gives_an_error_answer_naming_the_file(
     sessions: sessionmaker[Session], tmp_path: Path
 ) -> None:
-    answerer = Answerer(Settings(model_path=str(tmp_path / "gone.gguf")), sessions, fixed_search(HITS))
-    answer = answerer.ask("What decides the time to first token?")
+    answerer = make_answerer(Settings(model_path=str(tmp_path / "gone.gguf")), sessions, fixed_search(HITS))
+    answer = ask(answerer, "What decides the time to first token?")
     assert answer.finish_reason == "error" and not answer.complete
     assert answer.error is not None and "gone.gguf" in answer.error
     assert answer.chat_id is not None
-    assert answerer.chat_history(answer.chat_id)[-1].finish_reason == "error"
+    assert answerer.conversations.messages(answer.chat_id)[-1].finish_reason == "error"
 
 
 def test_follow_up_reuses_the_prefix_and_carries_complete_history(answerer: Answerer) -> None:
-    first = answerer.ask("What decides the time to first token?", AskOptions(max_tokens=60))
-    follow = answerer.ask(
-        "And what decides tokens per second?", AskOptions(max_tokens=30), chat_id=first.chat_id
+    first = ask(answerer, "What decides the time to first token?", AskOptions(max_tokens=60))
+    follow = ask(
+        answerer, "And what decides tokens per second?", AskOptions(max_tokens=30), chat_id=first.chat_id
     )
     assert follow.chat_id == first.chat_id
     assert follow.budget is not None
     assert follow.budget.history_turns_used == (1 if first.complete else 0)
     assert follow.budget.cached_prompt_tokens > follow.budget.system_tokens  # instructions + passages reused
-    assert [m.role for m in answerer.chat_history(first.chat_id or 0)] == ["user", "assistant"] * 2
+    assert [m.role for m in answerer.conversations.messages(first.chat_id or 0)] == ["user", "assistant"] * 2
 
 
 def test_chinese_question_streams_intact_chinese(answerer: Answerer, test_settings: Settings) -> None:
     hits = [make_hit(1, "北京是中国的首都，有三千多年的历史。", document="城市.md")]
-    chinese = Answerer(test_settings, answerer._sessions, fixed_search(hits), engine=answerer.engine)
+    chinese = make_answerer(
+        test_settings, answerer.conversations.sessions, fixed_search(hits), engine=answerer.slot.engine
+    )
     deltas: list[Delta] = []
-    answer = chinese.ask(
-        "北京是哪个国家的首都？请用中文回答。", AskOptions(max_tokens=40), on_delta=deltas.append
+    answer = ask(
+        chinese, "北京是哪个国家的首都？请用中文回答。", AskOptions(max_tokens=40), on_delta=deltas.append
     )
     streamed = "".join(d.text for d in deltas if d.channel == "answer")
     assert streamed.strip() == answer.answer
@@ -286,7 +293,9 @@ def test_long_passages_never_push_the_prompt_past_the_context(
     long_hits = [make_hit(i, "Prefill is slow on long prompts. " * 80, page=i) for i in range(1, 11)]
     # whole passages: evidence selection would cut these to a few sentences each
     settings = test_settings.replace(ttft_target_s=0.0, evidence_selection=False)
-    wide = Answerer(settings, answerer._sessions, fixed_search(long_hits), engine=answerer.engine)
+    wide = make_answerer(
+        settings, answerer.conversations.sessions, fixed_search(long_hits), engine=answerer.slot.engine
+    )
     cancel = CancelToken()  # a large answer reserve leaves room for one passage; stop after a token
     answer = None
     for event in wide.ask_stream(
@@ -311,9 +320,11 @@ def test_evidence_selection_shortens_the_prompt_but_citations_quote_the_whole_pa
     answers = {}
     for on in (False, True):
         settings = test_settings.replace(evidence_selection=on)
-        selecting = Answerer(settings, answerer._sessions, fixed_search(hits), engine=answerer.engine)
+        selecting = make_answerer(
+            settings, answerer.conversations.sessions, fixed_search(hits), engine=answerer.slot.engine
+        )
         question = "How tall is the Skerry Point lighthouse tower?"
-        answers[on] = selecting.ask(question, AskOptions(max_tokens=40))
+        answers[on] = ask(selecting, question, AskOptions(max_tokens=40))
     whole, cut = answers[False].budget, answers[True].budget
     assert whole is not None and cut is not None
     assert whole.evidence_saved_tokens == 0
@@ -340,9 +351,9 @@ def test_a_follow_up_shows_the_same_excerpts_and_reuses_the_whole_previous_promp
         return next(searches)(query, k)
 
     settings = test_settings.replace(evidence_selection=True)
-    chat = Answerer(settings, answerer._sessions, search, engine=answerer.engine)
-    first = chat.ask("How tall is the lighthouse tower?", AskOptions(max_tokens=40))
-    follow = chat.ask("When was the lighthouse first lit?", AskOptions(max_tokens=20), chat_id=first.chat_id)
+    chat = make_answerer(settings, answerer.conversations.sessions, search, engine=answerer.slot.engine)
+    first = ask(chat, "How tall is the lighthouse tower?", AskOptions(max_tokens=40))
+    follow = ask(chat, "When was the lighthouse first lit?", AskOptions(max_tokens=20), chat_id=first.chat_id)
     assert first.budget is not None and follow.budget is not None and first.complete
     assert first.budget.excerpts and follow.budget.excerpts == first.budget.excerpts
     assert follow.budget.passages_used == first.budget.passages_used == [1, 2]
@@ -363,29 +374,42 @@ def test_empty_question_and_unknown_chat_are_usage_errors(answerer: Answerer) ->
 def test_settings_with_a_missing_model_keep_the_loaded_one(answerer: Answerer, tmp_path: Path) -> None:
     before = answerer.settings
     with pytest.raises(ModelError, match=r"missing\.gguf"):
-        answerer.set_settings(before.replace(model_path=str(tmp_path / "missing.gguf")))
+        answerer.slot.apply(before.replace(model_path=str(tmp_path / "missing.gguf")))
     assert answerer.settings == before
-    assert answerer.load_model().name == "SmolLM2-135M-Instruct.Q4_1.gguf"
+    assert answerer.slot.load().name == "SmolLM2-135M-Instruct.Q4_1.gguf"
 
 
 def test_changed_context_reloads_lazily(answerer: Answerer) -> None:
-    answerer.load_model()
-    answerer.set_settings(answerer.settings.replace(n_ctx=1024))
-    info = answerer.model_info()
+    answerer.slot.load()
+    answerer.slot.apply(answerer.settings.replace(n_ctx=1024))
+    info = answerer.slot.info()
     assert info is not None and info.n_ctx == 4096  # not reloaded yet
-    assert answerer.load_model().n_ctx == 1024
-    answer = answerer.ask("What decides the time to first token?", AskOptions(max_tokens=4))
+    assert answerer.slot.load().n_ctx == 1024
+    answer = ask(answerer, "What decides the time to first token?", AskOptions(max_tokens=4))
     assert answer.budget is not None and answer.budget.n_ctx == 1024
 
 
+def test_a_gated_answer_reports_the_context_of_the_model_it_would_use(
+    test_settings: Settings, sessions: sessionmaker[Session], chat_engine: Engine
+) -> None:
+    weak = [make_hit(1, "Unrelated text about gardening.", similarity=0.05)]
+    answerer = make_answerer(test_settings, sessions, fixed_search(weak), engine=chat_engine)
+    assert test_settings.n_ctx != 1024
+    assert answerer.slot.apply(answerer.settings.replace(n_ctx=1024))  # loads at its next use
+    answer = ask(answerer, "What is the boiling point of mercury?")
+    assert answer.grounded is False and answer.budget is not None
+    assert answer.budget.n_ctx == 1024  # the engine this question was handed, not the old one
+    answerer.close()
+
+
 def test_chats_can_be_created_listed_and_deleted(answerer: Answerer) -> None:
-    chat_id = answerer.new_chat("Prefill questions")
-    assert [c.title for c in answerer.chats()] == ["Prefill questions"]
-    answer = answerer.ask("What decides the time to first token?", AskOptions(max_tokens=4), chat_id=chat_id)
+    chat_id = answerer.conversations.create("Prefill questions")
+    assert [c.title for c in answerer.conversations.summaries()] == ["Prefill questions"]
+    answer = ask(answerer, "What decides the time to first token?", AskOptions(max_tokens=4), chat_id=chat_id)
     assert answer.chat_id == chat_id
-    answerer.delete_chat(chat_id)
-    assert answerer.chats() == []
-    with answerer._sessions() as session:
+    answerer.conversations.delete(chat_id)
+    assert answerer.conversations.summaries() == []
+    with answerer.conversations.sessions() as session:
         assert session.scalars(select(Trace)).all() == []  # traces go with their chat
 
 
@@ -395,7 +419,7 @@ def test_a_second_question_waits_for_the_model_and_reports_the_wait(answerer: An
 
     def ask_one(question: str) -> None:
         barrier.wait()
-        answers.append(answerer.ask(question, AskOptions(max_tokens=12)))
+        answers.append(ask(answerer, question, AskOptions(max_tokens=12)))
 
     threads = [threading.Thread(target=ask_one, args=(q,)) for q in ("What is prefill?", "What is decode?")]
     for thread in threads:
@@ -413,19 +437,21 @@ def test_a_new_model_that_fails_to_load_keeps_the_previous_one(
     broken = tmp_path / "truncated.gguf"
     broken.write_bytes(smollm_path.read_bytes()[:8192])  # starts like GGUF, fails in llama.cpp
     before = answerer.settings
-    answerer.set_settings(before.replace(model_path=str(broken)))
+    answerer.slot.apply(before.replace(model_path=str(broken)))
     with pytest.raises(ModelError, match=r"truncated\.gguf"):
-        answerer.load_model()
+        answerer.slot.load()
     assert answerer.settings.model_path == before.model_path
-    assert answerer.load_model().name == "SmolLM2-135M-Instruct.Q4_1.gguf"
-    answer = answerer.ask("What decides the time to first token?", AskOptions(max_tokens=4))
+    assert answerer.slot.load().name == "SmolLM2-135M-Instruct.Q4_1.gguf"
+    answer = ask(answerer, "What decides the time to first token?", AskOptions(max_tokens=4))
     assert answer.finish_reason in ("stop", "length") and answer.model == "SmolLM2-135M-Instruct.Q4_1.gguf"
 
 
 def test_an_answer_with_no_supported_statement_says_so(answerer: Answerer, test_settings: Settings) -> None:
     tea = [make_hit(1, "Green tea is steeped at 80 degrees Celsius for two minutes.", similarity=0.5)]
-    off = Answerer(test_settings, answerer._sessions, fixed_search(tea), engine=answerer.engine)
-    answer = off.ask("What is the capital city of France?", AskOptions(max_tokens=40, temperature=0.0))
+    off = make_answerer(
+        test_settings, answerer.conversations.sessions, fixed_search(tea), engine=answerer.slot.engine
+    )
+    answer = ask(off, "What is the capital city of France?", AskOptions(max_tokens=40, temperature=0.0))
     judged = [s for s in answer.sentences if s.supported is not None]
     if answer.complete and judged and not any(s.supported for s in judged):
         assert answer.support_rate == 0.0 and answer.citations == []
@@ -439,7 +465,7 @@ def test_an_answer_with_no_supported_statement_says_so(answerer: Answerer, test_
 
 def test_constrained_citations_can_only_name_passages_in_the_prompt(answerer: Answerer) -> None:
     options = AskOptions(max_tokens=48, temperature=0.0, cite_mode="constrained")
-    answer = answerer.ask("What decides the time to first token? Cite the passage.", options)
+    answer = ask(answerer, "What decides the time to first token? Cite the passage.", options)
     assert answer.finish_reason in ("stop", "length") and answer.error is None
     assert answer.invalid_citations == []  # the grammar never lets a marker name passage 4 or more
     assert "【" not in answer.answer and "［" not in answer.answer

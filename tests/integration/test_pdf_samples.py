@@ -7,9 +7,9 @@ import json
 import pypdf
 import pytest
 
-from app.core.ingest.normalize import normalize_text
 from app.core.ingest.pipeline import IngestReport
 from app.core.keywords import terms_query
+from app.core.normalize import normalize_text
 from app.core.qa import Folio
 from tests.conftest import CJK_BOOK, PDF_SAMPLES
 

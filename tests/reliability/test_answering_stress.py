@@ -93,7 +93,7 @@ def test_context_overflow(model_folio: Folio) -> None:
         long_question = {"finish": answer.finish_reason, "error": answer.error}
     except UsageError as exc:  # refused before the model with a reason: also fine
         long_question = {"refused": str(exc)}
-    conversations = model_folio.answerer.conversations
+    conversations = model_folio.conversations
     chat_id = conversations.create("fifty turns")
     for turn in range(50):
         text = f"Turn {turn}: the volcano readings were discussed at length. " * 12

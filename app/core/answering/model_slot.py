@@ -1,20 +1,19 @@
-"""The chat model slot: loads the configured engine once and swaps it when the settings change."""
+"""The chat model slot and the one path of a settings change: apply now, load the model at its next
+use, put the previous model's settings back when it fails to load."""
 
 from __future__ import annotations
 
 import threading
 
-from app.core.config import Settings, SettingsOwner
-from app.core.errors import ModelError
+from app.core.config import Settings, SettingsOwner, model_fields_changed, with_model_of
+from app.core.errors import ModelError, UsageError
 from app.core.generate.engine import Engine
 from app.core.generate.model import ModelInfo, check_model_file
 
-MODEL_FIELDS = ("model_path", "n_ctx", "n_threads", "n_threads_batch", "n_gpu_layers")
-
 
 class ModelSlot:
-    """One engine in use and at most one pending (configured, loaded at its first use); a new model
-    that fails to load leaves the old one in place and puts its settings back."""
+    """One engine in use and at most one pending (configured, loaded at its first use). It is the
+    only writer of the settings owner: `apply` and the rollback of a model that fails to load."""
 
     def __init__(self, settings: SettingsOwner, engine: Engine | None = None) -> None:
         self._settings = settings
@@ -39,8 +38,43 @@ class ModelSlot:
     def info(self) -> ModelInfo | None:
         return self._engine.info()
 
+    def apply(self, settings: Settings) -> bool:
+        """Make `settings` current (invalid values: UsageError, nothing changes). Fields other than
+        the model's apply at once; a changed model or context is checked now and loads at its next
+        use (`load`). A model file that fails the check keeps the previous model's fields (the rest
+        still applies) and raises its ModelError. Returns whether a model load is pending."""
+        settings.validate()
+        with self._state:
+            if model_fields_changed(self._settings.current, settings) or self._pending is not None:
+                try:
+                    self._prepare(settings)
+                except ModelError:
+                    self._settings.update(self._without_model_change(settings))
+                    raise
+            self._settings.update(settings)
+            return self._pending is not None
+
+    def _without_model_change(self, settings: Settings) -> Settings:
+        try:
+            return with_model_of(settings, self._settings.current)
+        except UsageError:  # the other new values only make sense with the new context size
+            return self._settings.current
+
+    def _prepare(self, settings: Settings) -> None:
+        target = self._pending or self._engine
+        if target.matches(settings):
+            return
+        if self._engine.matches(settings):
+            self._pending = None
+            return
+        check_model_file(settings.chat_model_path())
+        if self._pending is None:
+            self._before_pending = self._settings.current
+        self._pending = Engine.from_settings(settings)
+
     def load(self) -> ModelInfo:
-        """Load the configured model once (thread-safe); a failed new model keeps the old one."""
+        """Load the configured model once (thread-safe); a new model that fails to load keeps the
+        old one and puts its settings back (listeners hear it), then raises the ModelError."""
         with self._state:
             pending = self._pending
             if pending is None:
@@ -49,9 +83,7 @@ class ModelSlot:
                 info = pending.load()
             except ModelError:
                 self._pending = None
-                previous = self._before_pending
-                kept = {name: getattr(previous, name) for name in MODEL_FIELDS}
-                self._settings.update(self._settings.current.replace(**kept))
+                self._settings.update(with_model_of(self._settings.current, self._before_pending))
                 raise
             old, self._engine, self._pending = self._engine, pending, None
             owned, self._owns_engine = self._owns_engine, True
@@ -59,22 +91,6 @@ class ModelSlot:
             with old.lock:  # wait for a generation still running on the old model
                 old.close()
         return info
-
-    def prepare(self, settings: Settings) -> None:
-        """Before `settings` become current: a changed model or context is checked now (ModelError)
-        and loads at its next use."""
-        settings.validate()
-        with self._state:
-            target = self._pending or self._engine
-            if target.matches(settings):
-                return
-            if self._engine.matches(settings):
-                self._pending = None
-                return
-            check_model_file(settings.chat_model_path())
-            if self._pending is None:
-                self._before_pending = self._settings.current
-            self._pending = Engine.from_settings(settings)
 
     def close(self) -> None:
         with self._state:

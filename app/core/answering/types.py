@@ -101,6 +101,11 @@ class Answer:
     def complete(self) -> bool:
         return self.finish_reason == "stop"
 
+    def support_counts(self) -> tuple[int, int]:
+        """(supported, judged) statements: refusals and connective sentences are not judged."""
+        judged = [s for s in self.sentences if s.supported is not None]
+        return sum(1 for s in judged if s.supported), len(judged)
+
     def to_json(self) -> dict[str, Any]:
         """The `folio ask --json` document (ARCHITECTURE.md §4)."""
         return {

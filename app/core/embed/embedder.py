@@ -19,8 +19,8 @@ from app.core.errors import ModelError
 Vectors = npt.NDArray[np.float32]
 # A call with at most this many texts (a query; an answer's or the passages' sentences) runs on one
 # torch thread. With the other core busy (a PDF being parsed, another process), two threads wait on
-# each other: a query took 792 ms on 2 threads against 15 ms on 1 (benchmarks/README.md). Ingestion
-# batches are larger and keep every thread.
+# each other and a query takes many times longer than on one (benchmarks/README.md, "Retrieval at
+# scale"). Ingestion batches are larger and keep every thread.
 FEW_TEXTS = 48
 
 

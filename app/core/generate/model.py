@@ -6,22 +6,24 @@ from dataclasses import asdict, dataclass
 from pathlib import Path
 from typing import Any
 
+from app.core.config import Settings
 from app.core.errors import ModelError
 
 GGUF_MAGIC = b"GGUF"
+_DEFAULTS = Settings()  # Sampling's defaults are the settings' defaults
 
 
 @dataclass(frozen=True)
 class Sampling:
     """How tokens are picked; temperature 0 means greedy."""
 
-    temperature: float = 0.2
-    top_k: int = 40
-    top_p: float = 0.95
-    min_p: float = 0.05
-    repeat_penalty: float = 1.1
-    seed: int = 42
-    max_tokens: int = 512
+    temperature: float = _DEFAULTS.temperature
+    top_k: int = _DEFAULTS.top_k
+    top_p: float = _DEFAULTS.top_p
+    min_p: float = _DEFAULTS.min_p
+    repeat_penalty: float = _DEFAULTS.repeat_penalty
+    seed: int = _DEFAULTS.seed
+    max_tokens: int = _DEFAULTS.max_tokens
 
     def to_json(self) -> dict[str, Any]:
         return asdict(self)

@@ -58,9 +58,9 @@ def cpu_topology(
 def default_threads(topology: CpuTopology | None = None) -> int:
     """Decode threads: every physical core on a machine of one or two, else one per physical core
     but one (for the GUI and the token consumer, which run during decode: a preempted llama.cpp
-    thread stalls every barrier of the step), at most MAX_THREADS. SMT siblings add nothing.
-    Measured on 2 quiet cores (benchmarks/README.md): 2 decode threads 23-27 tokens/s, 1 thread
-    14-15, with the GUI's worst stall while streaming still a few tens of ms."""
+    thread stalls every barrier of the step), at most MAX_THREADS. SMT siblings add nothing. On
+    2 quiet cores 2 decode threads beat 1, and the GUI still streams smoothly (benchmarks/README.md,
+    "Thread policy")."""
     topology = topology or cpu_topology()
     spare = 1 if topology.physical > 2 else 0
     return max(1, min(MAX_THREADS, topology.physical - spare))
@@ -68,8 +68,8 @@ def default_threads(topology: CpuTopology | None = None) -> int:
 
 def default_batch_threads(topology: CpuTopology | None = None) -> int:
     """Prefill threads: one per physical core, at most MAX_THREADS. Prefill is compute-bound and
-    scales with cores (raw llama.cpp here, quiet: 2,000 tokens at 111 tok/s on 1 thread, 201-209
-    on 2, issue 13); nothing else runs while the user waits for the first token."""
+    scales with cores (benchmarks/README.md, "Threads"); nothing else runs while the user waits
+    for the first token."""
     topology = topology or cpu_topology()
     return max(1, min(MAX_THREADS, topology.physical))
 
@@ -77,8 +77,8 @@ def default_batch_threads(topology: CpuTopology | None = None) -> int:
 def prefer_passive_openmp() -> None:
     """Let llama.cpp's idle OpenMP threads sleep instead of spin, unless the user chose otherwise.
 
-    Spinning threads fight for the CPU on a busy machine: here, under load, 2 decode threads ran at
-    under 1 token/s spinning and at 10-13 tokens/s passive (benchmarks/README.md). It only takes
+    Spinning threads fight for the CPU on a busy machine: under load, spinning decode threads were
+    many times slower than passive ones (benchmarks/README.md, "Thread policy"). It only takes
     effect before the OpenMP runtime loads (first llama_cpp or torch import): app.main sets it first.
     """
     os.environ.setdefault("OMP_WAIT_POLICY", "PASSIVE")

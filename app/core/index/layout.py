@@ -5,20 +5,19 @@ from __future__ import annotations
 import math
 from dataclasses import dataclass, field
 
-# Exact flat search costs one dot product per stored vector: one query took p50 ~22-30 ms over 100k
-# vectors and ~230-240 ms over 1M on one thread of this 2-core machine under load; IVF (below) took
-# p50 ~1.4 ms at 100k and 13-20 ms at 1M, with recall@10 1.0 against flat on topic-structured
-# vectors (benchmarks/bench_retrieval_scale.py --ann; results/retrieval_scale_*.json). Below 200k
-# chunks flat stays a minor share of a hybrid search (the keyword legs cost more), is exact, and
-# needs no k-means on every rebuild; from 200k (~50-60 ms) it would eat a growing part of the
-# 150 ms hybrid budget. IVF, not HNSW: FAISS's HNSW cannot remove ids, and Folio removes a
-# document's chunks on delete and re-index.
+# Exact flat search costs one dot product per stored vector, so its time grows with the library;
+# IVF (below) searches a fraction of it, with recall@10 1.0 against flat on topic-structured
+# vectors. Below the threshold flat stays a minor share of a hybrid search (the keyword legs cost
+# more), is exact, and needs no k-means on every rebuild; above it, it would eat a growing part of
+# the hybrid search's time budget. The measured times are in benchmarks/README.md ("Figures behind
+# the code's constants", "Retrieval at scale"). IVF, not HNSW: FAISS's HNSW cannot remove ids, and
+# Folio removes a document's chunks on delete and re-index.
 APPROXIMATE_FROM = 200_000
 # A library that shrinks goes back to flat only well below the threshold, so a library hovering
 # around it is not retrained on every delete and add.
 FLAT_BELOW_FRACTION = 0.5
-# Inverted lists ~ sqrt(N): 447 at 200k, 1,000 at 1M (k-means time grows with the lists: 316 lists
-# trained in ~4-5 s at 100k; the whole 1M rebuild from the store took 66 s). A search visits
+# Inverted lists ~ sqrt(N): 447 at 200k, 1,000 at 1M (k-means time grows with the lists; training
+# and rebuild times in benchmarks/README.md). A search visits
 # 1/PROBED_SHARE of the lists, ~12 % of the vectors plus the centroids. Recall@10 against flat
 # (benchmarks/ann_compare.py), 100k / 1M: 1.0 / 1.0 on topic mixtures (random or real-embedding
 # subjects); 0.83 / 0.90 on the "diffuse" mixture; 0.27 / 0.30 on structureless random vectors.

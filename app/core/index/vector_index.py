@@ -14,10 +14,10 @@ import numpy.typing as npt
 from app.core.index.layout import APPROXIMATE_FROM, IndexLayout, ivf_with_lists
 
 INDEX_FILE = "vectors.faiss"
-# OpenMP threads for one query. A flat search of one query over 100k vectors took p50 27-31 ms on
-# one thread against 72-75 ms on two on this 2-core machine under load (ingestion, other
-# processes: OpenMP threads wait on each other when the cores are busy); IVF is the same either
-# way (one query searches on one thread). Training and adding keep every thread.
+# OpenMP threads for one query. A flat search of one query was faster on one thread than on two
+# when the cores were busy (ingestion, other processes: OpenMP threads wait on each other); IVF is
+# the same either way (one query searches on one thread). Training and adding keep every thread.
+# Figures: benchmarks/README.md ("Retrieval at scale").
 SEARCH_THREADS = 1
 
 

@@ -13,6 +13,7 @@ from pathlib import Path
 from typing import Any
 
 from app.core.ingest.page import PageContent
+from app.core.ingest.read_base import UnreadableFile
 from app.core.ingest.sections import SectionBuilder
 
 _HEADING_STYLE = re.compile(r"^heading\s*([1-9])$", re.IGNORECASE)
@@ -41,8 +42,6 @@ def _row_text(row: Any) -> str:
 
 
 def read_docx(path: Path) -> Iterator[PageContent]:
-    from app.core.ingest.readers import UnreadableFile
-
     with path.open("rb") as handle:
         head = handle.read(8)
     if head.startswith(_OLE_MAGIC):

@@ -8,13 +8,14 @@ from __future__ import annotations
 import posixpath
 import zipfile
 import zlib
-from collections.abc import Callable, Iterator
+from collections.abc import Iterator
 from pathlib import Path
 from urllib.parse import unquote
 from xml.etree import ElementTree
 
 from app.core.ingest.html_reader import HtmlUnreadable, decode_html, read_markup
 from app.core.ingest.page import PageContent
+from app.core.ingest.read_base import UnreadableFile
 from app.core.ingest.sections import SectionBuilder
 
 # A chapter larger than this (uncompressed) is not read: a zip bomb must not fill the memory.
@@ -89,9 +90,7 @@ def _encrypted(archive: zipfile.ZipFile) -> set[str]:
     return locked
 
 
-def read_epub(path: Path, decode: Callable[[bytes], str]) -> Iterator[PageContent]:
-    from app.core.ingest.readers import UnreadableFile
-
+def read_epub(path: Path) -> Iterator[PageContent]:
     try:
         archive = zipfile.ZipFile(path)
     except (zipfile.BadZipFile, OSError) as exc:
@@ -135,7 +134,7 @@ def read_epub(path: Path, decode: Callable[[bytes], str]) -> Iterator[PageConten
                 raise UnreadableFile(f"not a readable EPUB: chapter {chapter} is too large")
             builder.start_part(titles.get(chapter, "") or f"Part {number}")
             try:
-                read_markup(decode_html(archive.read(info), decode), builder)
+                read_markup(decode_html(archive.read(info)), builder)
             except (HtmlUnreadable, zipfile.BadZipFile, zlib.error, OSError) as exc:
                 raise UnreadableFile(f"not a readable EPUB: {chapter}: {exc}") from exc
     pages = builder.pages()

@@ -7,11 +7,12 @@ the page marks its main content (<main>, <article>, role="main"), only that is r
 from __future__ import annotations
 
 import re
-from collections.abc import Callable, Iterator
+from collections.abc import Iterator
 from pathlib import Path
 from typing import Any
 
 from app.core.ingest.page import PageContent
+from app.core.ingest.read_base import UnreadableFile, decode_text
 from app.core.ingest.sections import SectionBuilder
 
 # Never content: removed wherever they are. (Not <form>: some sites wrap the whole page in one.)
@@ -37,16 +38,16 @@ class HtmlUnreadable(Exception):
     """The markup could not be parsed; the message says why."""
 
 
-def decode_html(data: bytes, fallback: Callable[[bytes], str]) -> str:
-    """Text of an HTML file: its declared charset if it names one Python knows, else `fallback`
-    (the text reader's BOM / UTF-8 / GB18030 / cp1252 guess)."""
+def decode_html(data: bytes) -> str:
+    """Text of an HTML file: its declared charset if it names one Python knows, else the text
+    reader's BOM / UTF-8 / GB18030 / cp1252 guess (`decode_text`)."""
     declared = _CHARSET.search(data[:4096])
     if declared:
         try:
             return data.decode(declared.group(1).decode("ascii").lower())
         except (LookupError, UnicodeDecodeError):
             pass
-    return fallback(data)
+    return decode_text(data)
 
 
 def _is_inside(node: Any, selectors: tuple[str, ...]) -> bool:
@@ -133,15 +134,13 @@ def read_markup(markup: str, builder: SectionBuilder) -> str:
     return title
 
 
-def read_html(path: Path, decode: Callable[[bytes], str]) -> Iterator[PageContent]:
-    from app.core.ingest.readers import UnreadableFile
-
+def read_html(path: Path) -> Iterator[PageContent]:
     data = path.read_bytes()
     if not data.strip():
         raise UnreadableFile("no text (empty file)")
     builder = SectionBuilder()
     try:
-        read_markup(decode_html(data, decode), builder)
+        read_markup(decode_html(data), builder)
     except HtmlUnreadable as exc:
         raise UnreadableFile(f"not a readable HTML file: {exc}") from exc
     pages = builder.pages()

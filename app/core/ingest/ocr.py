@@ -19,8 +19,8 @@ import numpy as np
 import numpy.typing as npt
 
 from app.core.ingest.chunker import join_texts
-from app.core.ingest.normalize import normalize_text
 from app.core.ingest.page import TextBox
+from app.core.normalize import normalize_text
 
 # Rendering resolution for OCR, chosen by benchmarks/bench_ocr.py (character error rate against
 # the text layer, and seconds per page, at 100 / 150 / 200 / 300 dpi).

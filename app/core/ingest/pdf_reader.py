@@ -11,8 +11,9 @@ from collections.abc import Iterator
 from pathlib import Path
 from typing import Any
 
-from app.core.ingest.normalize import normalize_text
 from app.core.ingest.page import OcrStarted, PageContent, PagePlan, ReadEvent, TextBox
+from app.core.ingest.read_base import UnreadableFile
+from app.core.normalize import normalize_text
 
 # A text layer this thin (page numbers, a scanner's stamp) is not the page's text: OCR it.
 OCR_BELOW_CHARS = 16
@@ -87,8 +88,6 @@ def read_pdf(path: Path, ocr: bool) -> Iterator[ReadEvent]:
     before each page that is recognised."""
     import pypdf
     from pypdf.errors import DependencyError, FileNotDecryptedError, PdfReadError, PyPdfError
-
-    from app.core.ingest.readers import UnreadableFile
 
     if path.stat().st_size == 0:
         raise UnreadableFile("not a readable PDF: the file is empty")

@@ -16,11 +16,12 @@ from app.core.errors import Cancelled
 from app.core.index.sync import apply_change
 from app.core.index.vector_index import VectorIndex
 from app.core.ingest.chunker import Chunker, chunk_pages
-from app.core.ingest.normalize import normalize_text
 from app.core.ingest.page import OcrStarted, PageContent, PagePlan
-from app.core.ingest.readers import SECTION_KINDS, ReadOptions, file_kind, unsupported_reason
+from app.core.ingest.read_base import ReadOptions
+from app.core.ingest.readers import SECTION_KINDS, file_kind, unsupported_reason
 from app.core.ingest.sections import paragraph_at, section_locator
 from app.core.ingest.worker import ExtractionFailed, PageExtractor
+from app.core.normalize import normalize_text
 from app.core.passage import ChunkDraft
 from app.core.store.layers import PageLayerInfo
 from app.core.store.library import LibraryStore
@@ -29,9 +30,9 @@ from app.core.store.records import DocumentInfo, NewChunk
 EMBED_BATCH = 64
 # Fewer non-space characters than this per page: no text layer (a scan with page numbers at most).
 MIN_TEXT_CHARS_PER_PAGE = 3
-# How many text pages one OCR'd page weighs in progress and time left. Measured on 2 busy cores:
-# a dense text page takes ~1.9 s to read, chunk and embed (GeoTopo, 117 pages), a page read by
-# OCR ~35 s (benchmarks/bench_ocr.py, 150 dpi) plus its embedding.
+# How many text pages one OCR'd page weighs in progress and time left: the ratio of the measured
+# times of a page read by OCR and a dense text page (benchmarks/README.md, "Figures behind the
+# code's constants").
 OCR_PAGE_WEIGHT = 20.0
 
 

@@ -9,11 +9,11 @@ from __future__ import annotations
 
 import codecs
 from collections.abc import Iterator
-from dataclasses import dataclass
 from pathlib import Path
 
 from app.core.formats import SUFFIX_KINDS, format_names
 from app.core.ingest.page import PageContent, ReadEvent
+from app.core.ingest.read_base import ReadOptions, UnreadableFile, decode_text
 
 # Kinds whose "pages" are sections (cited by heading path and paragraph).
 SECTION_KINDS = frozenset({"docx", "html", "epub"})
@@ -27,17 +27,6 @@ KIND_LABELS = {
 }
 # A text file is cut into "pages" of this many lines, so citations point somewhere useful.
 TEXT_PAGE_LINES = 60
-
-
-class UnreadableFile(Exception):
-    """The file cannot be ingested; the message is the reason shown to the user."""
-
-
-@dataclass(frozen=True)
-class ReadOptions:
-    """How to read: `ocr` recognises PDF pages that have no text layer."""
-
-    ocr: bool = True
 
 
 def file_kind(path: Path) -> str | None:
@@ -71,34 +60,13 @@ def read_pages(path: Path, options: ReadOptions | None = None) -> Iterator[ReadE
     elif kind == "html":
         from app.core.ingest.html_reader import read_html
 
-        yield from read_html(path, decode_text)
+        yield from read_html(path)
     elif kind == "epub":
         from app.core.ingest.epub_reader import read_epub
 
-        yield from read_epub(path, decode_text)
+        yield from read_epub(path)
     else:
         yield from _read_text(path)
-
-
-def decode_text(data: bytes) -> str:
-    """Bytes of a text file as text: BOM, then UTF-8, then GB18030, then cp1252."""
-    for bom, encoding in (
-        (codecs.BOM_UTF8, "utf-8-sig"),
-        (codecs.BOM_UTF16_LE, "utf-16"),
-        (codecs.BOM_UTF16_BE, "utf-16"),
-    ):
-        if data.startswith(bom):
-            return data.decode(encoding)
-    try:
-        return data.decode("utf-8")
-    except UnicodeDecodeError:
-        pass
-    for encoding in ("gb18030", "cp1252"):
-        try:
-            return data.decode(encoding)
-        except UnicodeDecodeError:
-            continue
-    raise UnreadableFile("not a readable text file: unknown text encoding")
 
 
 def _read_text(path: Path) -> Iterator[PageContent]:

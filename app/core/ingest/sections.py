@@ -11,8 +11,8 @@ from bisect import bisect_right
 from dataclasses import dataclass, field
 
 from app.core.ingest.chunker import join_texts
-from app.core.ingest.normalize import normalize_text
 from app.core.ingest.page import PageContent
+from app.core.normalize import normalize_text
 
 PATH_SEPARATOR = " › "
 

@@ -21,7 +21,8 @@ from typing import Any
 
 from app.core.cancel import CancelToken
 from app.core.ingest.page import OcrStarted, PageContent, ReadEvent
-from app.core.ingest.readers import ReadOptions, UnreadableFile, file_kind, kind_label, read_pages
+from app.core.ingest.read_base import ReadOptions, UnreadableFile
+from app.core.ingest.readers import file_kind, kind_label, read_pages
 
 POLL_SECONDS = 0.2  # how often a wait for the worker looks at the cancel token
 
@@ -33,7 +34,7 @@ class ExtractLimits:
 
     base_seconds: float = 60.0
     seconds_per_mib: float = 15.0
-    ocr_seconds_per_page: float = 300.0  # a dense page takes ~60 s on 2 busy cores
+    ocr_seconds_per_page: float = 300.0  # ~5x a dense page on 2 busy cores (benchmarks/README.md)
     memory_bytes: int = 3 * 1024**3
 
     def seconds_for(self, size: int) -> float:

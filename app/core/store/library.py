@@ -172,11 +172,6 @@ class LibraryStore:
             f"{len(matches)} documents are named {ref!r}; give the full path or the id"
         )
 
-    def chunk_ids_of(self, document_id: int) -> npt.NDArray[np.int64]:
-        with self.sessions() as session:
-            ids = session.scalars(select(Chunk.id).where(Chunk.document_id == document_id)).all()
-            return np.asarray(ids, dtype=np.int64)
-
     def write_document(
         self,
         *,

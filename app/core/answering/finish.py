@@ -1,0 +1,122 @@
+"""The last stages of a question: check the text against its passages, build the Answer, persist it."""
+
+from __future__ import annotations
+
+import logging
+import time
+from dataclasses import dataclass, replace
+
+from app.core.answering.attribution import Attribution
+from app.core.answering.checking import Verifier, verified_citations
+from app.core.answering.run import AnswerRun
+from app.core.answering.types import Answer
+from app.core.passage import Citation, Hit
+from app.core.prompt.budget import Budget, DroppedPassage
+from app.core.prompt.citations import parse_citations
+from app.core.prompt.system import unsupported_notice
+from app.core.store.conversations import ConversationStore
+
+log = logging.getLogger("folio.answer")
+
+
+@dataclass(frozen=True)
+class CheckedText:
+    """The answer's text as shown (with Folio's notice when nothing is supported) and its citations."""
+
+    text: str
+    citations: list[Citation]
+    invalid: list[int]  # markers that name no passage of the prompt
+    checked: Attribution | None  # every sentence against the passages; None when not checked
+
+
+def check(run: AnswerRun, reason: str, verifier: Verifier) -> CheckedText:
+    """Parse the [n] markers and check every sentence against the passages (spans parse, verify)."""
+    parse_started = time.perf_counter()
+    text = "".join(run.answer).rstrip()
+    marked, invalid = parse_citations(text, run.passages) if run.passages else ([], [])
+    verify_started = run.mark("parse", parse_started)
+    checked = _verify(verifier, text, run.passages)
+    citations = verified_citations(checked, run.passages) if checked is not None else marked
+    if reason == "stop" and checked is not None and checked.support_rate == 0.0:
+        # Nothing the model wrote is in the passages: say so in the answer itself, after it
+        # (the sentences' offsets stay valid), so no reader takes it for the documents' answer.
+        text = f"{text}\n\n{unsupported_notice(run.question)}"
+    run.mark("verify", verify_started)
+    return CheckedText(text, citations, invalid, checked)
+
+
+def _verify(verifier: Verifier, text: str, passages: list[Hit]) -> Attribution | None:
+    """Every sentence checked against the passages; None (and logged) if checking failed."""
+    if not text:
+        return None
+    try:
+        return verifier(text, passages)
+    except Exception:  # a bug in checking must not lose the answer
+        log.exception("checking the answer's sentences failed")
+        return None
+
+
+def gated_budget(run: AnswerRun, n_ctx: int) -> Budget:
+    """The budget of an answer the gate stopped: every passage dropped, for the engine it would use."""
+    return Budget(
+        n_ctx=n_ctx,
+        answer_reserve=run.sampling.max_tokens,
+        limit_tokens=n_ctx - run.sampling.max_tokens,
+        ttft_limit_tokens=None,
+        passages_dropped=[
+            DroppedPassage(hit.chunk_id, hit.document, hit.page, 0, "below_grounding_threshold")
+            for hit in run.hits
+        ],
+    )
+
+
+def build_answer(
+    run: AnswerRun,
+    reason: str,
+    checked: CheckedText,
+    chat_id: int | None,
+    error: str | None = None,
+    budget: Budget | None = None,
+) -> Answer:
+    """The finished Answer of a run: text, citations, figures and spans."""
+    end = run.end
+    error = error or (end.error if end else None)
+    budget = budget or run.budget
+    metrics = run.metrics()
+    if budget is not None and metrics.ttft_ms is not None:
+        budget = replace(budget, measured_ttft_ms=metrics.ttft_ms)
+    attribution = checked.checked
+    return Answer(
+        question=run.question,
+        answer=checked.text,
+        thinking="".join(run.thinking).strip(),
+        citations=checked.citations,
+        invalid_citations=checked.invalid,
+        finish_reason=reason,
+        model=run.model,
+        budget=budget,
+        metrics=metrics,
+        spans=dict(run.spans),
+        grounded=run.grounded,
+        sampling=run.sampling,
+        passages=list(run.passages),
+        chat_id=chat_id,
+        error=error,
+        model_path=run.model_path,
+        sentences=attribution.sentences if attribution is not None else (),
+        support_rate=attribution.support_rate if attribution is not None else None,
+        gate_score=round(run.gate.score, 4) if run.gate is not None else None,
+        wrong_citations=(
+            [n for n in attribution.wrong_citations if n not in checked.invalid] if attribution else []
+        ),
+    )
+
+
+def persist(conversations: ConversationStore, answer: Answer, chat_id: int | None) -> Answer:
+    """Save the answer in its chat (a new chat when None); a failed save keeps the answer shown."""
+    try:
+        chat, message = conversations.save(answer.record(), chat_id)
+    except Exception as exc:  # the answer is still shown; the trace is lost
+        log.error("could not save the answer: %s", exc)
+        return answer
+    return replace(answer, chat_id=chat, message_id=message)

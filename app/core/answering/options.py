@@ -1,0 +1,58 @@
+"""A question's options resolved once against the current Settings, with config.py's validation."""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+
+from app.core.answering.types import AskOptions
+from app.core.config import Settings
+from app.core.errors import UsageError
+from app.core.generate.model import Sampling
+
+
+@dataclass(frozen=True)
+class ResolvedAsk:
+    """What one question runs with: every per-question override applied to the settings."""
+
+    question: str
+    settings: Settings  # the current settings with this question's overrides (validated)
+    sampling: Sampling
+    thinking: bool
+    continue_from: str
+
+    @property
+    def passages_k(self) -> int:
+        return self.settings.passages_k
+
+    @property
+    def cite_mode(self) -> str:
+        return self.settings.cite_mode
+
+
+def resolve_options(question: str, options: AskOptions | None, settings: Settings) -> ResolvedAsk:
+    """The options over the settings; UsageError names the first invalid value (Settings.validate)."""
+    question = question.strip()
+    if not question:
+        raise UsageError("the question is empty")
+    options = options or AskOptions()
+    overrides = {
+        "temperature": options.temperature,
+        "top_k": options.top_k,
+        "top_p": options.top_p,
+        "min_p": options.min_p,
+        "seed": options.seed,
+        "max_tokens": options.max_tokens,
+        "passages_k": options.passages_k or None,  # 0 means "the setting", as None does
+        "cite_mode": options.cite_mode,
+    }
+    effective = settings.replace(**{name: value for name, value in overrides.items() if value is not None})
+    sampling = Sampling(
+        temperature=float(effective.temperature),
+        top_k=int(effective.top_k),
+        top_p=float(effective.top_p),
+        min_p=float(effective.min_p),
+        repeat_penalty=effective.repeat_penalty,
+        seed=int(effective.seed),
+        max_tokens=int(effective.max_tokens),
+    )
+    return ResolvedAsk(question, effective, sampling, options.thinking, options.continue_from)

@@ -1,0 +1,138 @@
+"""The stages of a question before the model runs: retrieve (with the gate's score) and the prompt."""
+
+from __future__ import annotations
+
+import time
+from collections.abc import Callable, Sequence
+from dataclasses import dataclass, replace
+
+from app.core.answering.excerpts import select_excerpts
+from app.core.answering.gate import GateScore, gate_score
+from app.core.answering.options import ResolvedAsk
+from app.core.answering.scoring import Embed
+from app.core.errors import UsageError
+from app.core.generate.cite_grammar import citation_grammar
+from app.core.generate.engine import Engine
+from app.core.generate.model import ModelInfo
+from app.core.passage import Hit, SearchResult
+from app.core.prompt.budget import Budget, HistoryTurn, assemble
+from app.core.prompt.reuse import follow_up_order
+from app.core.store.conversations import Turn
+
+Search = Callable[[str, int], SearchResult]
+
+
+@dataclass(frozen=True)
+class Retrieval:
+    """The passages found for a question and how well the best of them covers it."""
+
+    hits: list[Hit]
+    retrieval_ms: float
+    gate: GateScore
+
+    def passes(self, threshold: float) -> bool:
+        """True when the model should be asked: passages found and the best covers the question."""
+        return bool(self.hits) and self.gate.score >= threshold
+
+
+def retrieve(search: Search, question: str, k: int, turns: Sequence[Turn], threshold: float) -> Retrieval:
+    """Search for the question and score how well the hits cover it. A follow-up in a chat
+    ("and why did they rise?") names little of its subject: when the question alone fails the
+    gate, search again with the chat's previous question before it, and keep what covers more."""
+    result = search(question, k)
+    found = Retrieval(list(result.hits), result.retrieval_ms, gate_score(question, result.hits))
+    if not turns or found.passes(threshold):
+        return found
+    query = f"{turns[-1].question}\n{question}"
+    again = search(query, k)
+    gate = gate_score(query, again.hits)
+    spent = found.retrieval_ms + again.retrieval_ms
+    if again.hits and gate.score > found.gate.score:
+        return Retrieval(list(again.hits), spent, gate)
+    return replace(found, retrieval_ms=spent)
+
+
+@dataclass(frozen=True)
+class PreparedPrompt:
+    """What the decode stage runs: the prompt's tokens, the passages it numbers, its budget."""
+
+    tokens: list[int]
+    passages: list[Hit]  # as stored (citations quote the stored text), in prompt order
+    budget: Budget
+    start_thinking: bool  # the template opened a thinking block itself
+    continued: str  # the text of a cut-off answer the model continues after ("" for a new answer)
+    grammar: str | None  # the citation grammar in "constrained" mode
+
+
+def prepare_prompt(
+    ask: ResolvedAsk,
+    engine: Engine,
+    info: ModelInfo,
+    hits: list[Hit],
+    turns: Sequence[Turn],
+    embed: Embed | None,
+    submitted: float,
+) -> PreparedPrompt:
+    """The prompt within the token budget: the passages as the prompt shows them, best-first, then
+    the newest history turns; a continuation resumes inside the assistant turn."""
+    settings = ask.settings
+    target_s = settings.ttft_target_s
+    rate = engine.prefill_rate() if target_s > 0 else None
+    escape = engine.escape_special
+    history = [HistoryTurn(escape(turn.question), escape(turn.answer)) for turn in turns]
+    shown = prompt_passages(ask, hits, turns, embed)
+    plan = assemble(
+        engine,
+        escape(ask.question),
+        [replace(hit, text=escape(hit.text)) for hit in shown],
+        history,
+        n_ctx=info.n_ctx,
+        max_tokens=ask.sampling.max_tokens,
+        enable_thinking=ask.thinking,
+        ttft_limit_tokens=int(target_s * rate) if rate else None,
+    )
+    budget = _with_excerpts(plan.budget, shown, hits, lambda text: engine.count_tokens(escape(text)))
+    cached = engine.cached_prefix(plan.tokens)
+    elapsed_ms = (time.perf_counter() - submitted) * 1000.0
+    budget = budget.with_prediction(
+        cached, rate or engine.known_prefill_rate, target_s * 1000.0 if target_s > 0 else None, elapsed_ms
+    )
+    originals = {hit.chunk_id: hit for hit in hits}
+    passages = [originals[hit.chunk_id] for hit in plan.passages]
+    tokens, start_thinking = plan.tokens, engine.opens_thinking(plan.prompt)
+    continued = ask.continue_from.rstrip("\ufffd")  # never feed a broken character
+    if continued:
+        tokens = engine.tokenize_prompt(plan.prompt + escape(continued))
+        if len(tokens) + ask.sampling.max_tokens > info.n_ctx:
+            raise UsageError("there is no room left in the context to continue this answer")
+        start_thinking = False
+    grammar = None
+    if ask.cite_mode == "constrained" and not ask.thinking and passages:
+        grammar = citation_grammar(len(passages))  # thinking text stays free
+    return PreparedPrompt(tokens, passages, budget, start_thinking, continued, grammar)
+
+
+def prompt_passages(
+    ask: ResolvedAsk, hits: list[Hit], turns: Sequence[Turn], embed: Embed | None
+) -> list[Hit]:
+    """The hits as the prompt shows them: cut to the sentences that matter (when set), and in a
+    chat with the previous answer's passages first, as it showed them (KV cache reuse)."""
+    shown = hits
+    if ask.settings.evidence_selection:
+        shown = select_excerpts(ask.question, hits, embed)
+    previous = Budget.from_json(dict(turns[-1].trace.get("budget") or {})) if turns else None
+    return follow_up_order(shown, previous, hits)
+
+
+def _with_excerpts(
+    budget: Budget, shown: Sequence[Hit], stored: Sequence[Hit], count_tokens: Callable[[str], int]
+) -> Budget:
+    """The budget with the texts the prompt showed of the passages it cut, and the tokens saved."""
+    full = {hit.chunk_id: hit.text for hit in stored}
+    excerpts = {
+        hit.chunk_id: hit.text
+        for hit in shown
+        if hit.chunk_id in budget.passages_used and hit.text != full.get(hit.chunk_id, hit.text)
+    }
+    saved = sum(count_tokens(full[chunk]) - count_tokens(text) for chunk, text in excerpts.items())
+    return replace(budget, excerpts=excerpts, evidence_saved_tokens=max(0, saved))

@@ -1,0 +1,150 @@
+"""The front ends' one public module: the facade's protocol and every type the GUI and CLI use."""
+
+from __future__ import annotations
+
+from collections.abc import Iterator, Sequence
+from pathlib import Path
+from typing import TYPE_CHECKING, Any, Protocol
+
+from app.core.cancel import CancelToken
+from app.core.config import CITE_MODES, MODEL_FIELDS, Settings, SettingsOwner, load_settings, save_settings
+from app.core.errors import EXIT_FAILED, EXIT_OK, EXIT_USAGE, Cancelled, FolioError, ModelError, UsageError
+from app.core.formats import FORMATS, all_patterns, format_names, name_patterns
+from app.core.generate.catalog import by_file, chat_models, default_model
+from app.core.generate.model import ModelInfo
+from app.core.ingest.readers import SECTION_KINDS
+from app.core.passage import Citation, Hit, SearchResult
+
+if TYPE_CHECKING:  # loaded at first use (__getattr__ below): numpy, SQLAlchemy, FAISS stay unloaded
+    from app.core.answering.attribution import SentenceCheck
+    from app.core.answering.types import Answer, AnswerEvent, AskOptions, Delta, Finished, Metrics, Retrieved
+    from app.core.ingest.pipeline import FileResult, IngestProgress, IngestReport, ProgressCallback
+    from app.core.prompt.citations import marker_numbers
+    from app.core.store.conversations import ChatSummary
+    from app.core.store.layers import PageLayerInfo
+    from app.core.store.records import DocumentInfo
+
+_LAZY = {
+    "SentenceCheck": "app.core.answering.attribution",
+    **{
+        name: "app.core.answering.types"
+        for name in ("Answer", "AnswerEvent", "AskOptions", "Delta", "Finished", "Metrics", "Retrieved")
+    },
+    **{
+        name: "app.core.ingest.pipeline"
+        for name in ("FileResult", "IngestProgress", "IngestReport", "ProgressCallback")
+    },
+    "marker_numbers": "app.core.prompt.citations",
+    "ChatSummary": "app.core.store.conversations",
+    "PageLayerInfo": "app.core.store.layers",
+    "DocumentInfo": "app.core.store.records",
+}
+
+
+def __getattr__(name: str) -> Any:
+    """The heavier modules' names on first use, so importing this module stays light."""
+    if name in _LAZY:
+        import importlib
+
+        return getattr(importlib.import_module(_LAZY[name]), name)
+    raise AttributeError(f"module {__name__!r} has no attribute {name!r}")
+
+
+class FolioApi(Protocol):
+    """What the window uses of the facade (`app.core.qa.Folio`); the GUI's test fake implements
+    it too, so mypy catches a fake that drifts from the real thing."""
+
+    library_dir: Path
+    notices: list[str]
+
+    @property
+    def settings(self) -> Settings: ...
+
+    @property
+    def settings_owner(self) -> SettingsOwner: ...
+
+    def apply_settings(self, settings: Settings) -> bool: ...
+
+    def load_model(self) -> ModelInfo: ...
+
+    def warm_up(self) -> None: ...
+
+    def ask_stream(
+        self,
+        question: str,
+        options: AskOptions | None = None,
+        chat_id: int | None = None,
+        cancel: CancelToken | None = None,
+    ) -> Iterator[AnswerEvent]: ...
+
+    def chats(self) -> list[ChatSummary]: ...
+
+    def chat(self, chat_id: int) -> list[Answer]: ...
+
+    def delete_chat(self, chat_id: int) -> None: ...
+
+    def documents(self) -> list[DocumentInfo]: ...
+
+    def page_layer(self, path: str, page: int) -> PageLayerInfo | None: ...
+
+    def ingest(
+        self,
+        paths: Sequence[Path],
+        progress: ProgressCallback | None = None,
+        cancel: CancelToken | None = None,
+    ) -> IngestReport: ...
+
+    def reindex(
+        self, document: str | int, progress: ProgressCallback | None = None, cancel: CancelToken | None = None
+    ) -> IngestReport: ...
+
+    def remove(self, document: str | int) -> DocumentInfo: ...
+
+    def close(self) -> None: ...
+
+
+__all__ = [
+    "CITE_MODES",
+    "EXIT_FAILED",
+    "EXIT_OK",
+    "EXIT_USAGE",
+    "FORMATS",
+    "MODEL_FIELDS",
+    "SECTION_KINDS",
+    "Answer",
+    "AnswerEvent",
+    "AskOptions",
+    "CancelToken",
+    "Cancelled",
+    "ChatSummary",
+    "Citation",
+    "Delta",
+    "DocumentInfo",
+    "FileResult",
+    "Finished",
+    "FolioApi",
+    "FolioError",
+    "Hit",
+    "IngestProgress",
+    "IngestReport",
+    "Metrics",
+    "ModelError",
+    "ModelInfo",
+    "PageLayerInfo",
+    "ProgressCallback",
+    "Retrieved",
+    "SearchResult",
+    "SentenceCheck",
+    "Settings",
+    "SettingsOwner",
+    "UsageError",
+    "all_patterns",
+    "by_file",
+    "chat_models",
+    "default_model",
+    "format_names",
+    "load_settings",
+    "marker_numbers",
+    "name_patterns",
+    "save_settings",
+]
