@@ -103,17 +103,32 @@ def format_metrics_line(answer: Answer) -> str:
     return f"{ttft} · {rate} · {m.completion_tokens} tokens · {answer.finish_reason}"
 
 
+VERDICT_LINES = {
+    "answered": "Answered from your documents.",
+    "partly": "Partly answered from your documents: check the statements below.",
+    "not_answered": "Not answered: nothing here is both in your documents and about the question.",
+    "not_in_documents": "Your documents do not answer this question.",
+}
+
+
 def _print_plain_tail(answer: Answer, out: TextIO, err: TextIO) -> None:
     out.write("\n")
     if answer.finish_reason in MARKS:
         out.write(MARKS[answer.finish_reason] + "\n")
     if answer.error:
         err.write(f"error: {answer.error}\n")
+    verdict = VERDICT_LINES.get(answer.verdict or "")
+    if verdict:
+        out.write(f"\n{verdict}\n")
     if answer.support_rate is not None:
         supported, judged = answer.support_counts()
-        out.write(f"\n{supported} of {judged} statements are supported by your documents.\n")
-        for sentence in (s for s in answer.sentences if s.supported is False):
-            out.write(f"  not found in the passages: {sentence.text.strip()}\n")
+        gap = "" if verdict else "\n"
+        out.write(f"{gap}{supported} of {judged} statements are supported by your documents.\n")
+        for sentence in answer.sentences:
+            if sentence.supported is False:
+                out.write(f"  not found in the passages: {sentence.text.strip()}\n")
+            elif sentence.supported and sentence.on_question is False:
+                out.write(f"  in the passages, but not about the question: {sentence.text.strip()}\n")
     if answer.citations:
         out.write("\nSources:\n")
         for citation in answer.citations:

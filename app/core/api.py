@@ -16,7 +16,7 @@ from app.core.ingest.readers import SECTION_KINDS
 from app.core.passage import Citation, Hit, SearchResult
 
 if TYPE_CHECKING:  # loaded at first use (__getattr__ below): numpy, SQLAlchemy, FAISS stay unloaded
-    from app.core.answering.attribution import SentenceCheck
+    from app.core.answering.checks import SentenceCheck
     from app.core.answering.types import Answer, AnswerEvent, AskOptions, Delta, Finished, Metrics, Retrieved
     from app.core.ingest.pipeline import FileResult, IngestProgress, IngestReport, ProgressCallback
     from app.core.prompt.citations import marker_numbers
@@ -25,7 +25,7 @@ if TYPE_CHECKING:  # loaded at first use (__getattr__ below): numpy, SQLAlchemy,
     from app.core.store.records import DocumentInfo
 
 _LAZY = {
-    "SentenceCheck": "app.core.answering.attribution",
+    "SentenceCheck": "app.core.answering.checks",
     **{
         name: "app.core.answering.types"
         for name in ("Answer", "AnswerEvent", "AskOptions", "Delta", "Finished", "Metrics", "Retrieved")

@@ -116,3 +116,58 @@ def number_form(token: str) -> str:
     """The one form of a written number (a NUMBER match): thousands separators dropped ("4,095" →
     "4095"), a decimal comma as a point ("1,5" → "1.5")."""
     return token.replace(",", "") if _THOUSANDS.fullmatch(token) else token.replace(",", ".")
+
+
+_MONTHS = {
+    name: number
+    for number, names in enumerate(
+        (
+            ("january", "jan"),
+            ("february", "feb"),
+            ("march", "mar"),
+            ("april", "apr"),
+            ("may",),
+            ("june", "jun"),
+            ("july", "jul"),
+            ("august", "aug"),
+            ("september", "sep", "sept"),
+            ("october", "oct"),
+            ("november", "nov"),
+            ("december", "dec"),
+        ),
+        start=1,
+    )
+    for name in names
+}
+_MONTH = "|".join(sorted(_MONTHS, key=len, reverse=True))
+_DAY_MONTH_YEAR = re.compile(
+    rf"\b(\d{{1,2}})(?:st|nd|rd|th)?\s+(?:of\s+)?({_MONTH})\.?,?\s+(\d{{4}})\b", re.I
+)
+_MONTH_DAY_YEAR = re.compile(rf"\b({_MONTH})\.?\s+(\d{{1,2}})(?:st|nd|rd|th)?,?\s+(\d{{4}})\b", re.I)
+_MONTH_YEAR = re.compile(rf"\b({_MONTH})\.?,?\s+(\d{{4}})\b", re.I)
+_ISO = re.compile(r"\b(\d{4})[-/.](\d{1,2})[-/.](\d{1,2})\b")
+_CJK_DATE = re.compile(r"(\d{4})\s*年\s*(\d{1,2})\s*月(?:\s*(\d{1,2})\s*[日号])?")
+
+
+def _date(year: str, month: int, day: str | None = None) -> str:
+    if not 1 <= month <= 12 or (day is not None and not 1 <= int(day) <= 31):
+        return ""
+    return f"{year}-{month}" + (f"-{int(day)}" if day is not None else "")
+
+
+def normalize_dates(text: str) -> str:
+    """Dates in one form, so "31 December 2025", "December 31, 2025", "2025/12/31" and
+    "2025年12月31日" all read "2025-12-31" (and "December 2025" reads "2025-12")."""
+
+    def keep(match: re.Match[str], value: str) -> str:
+        return value or match.group(0)
+
+    text = _DAY_MONTH_YEAR.sub(
+        lambda m: keep(m, _date(m.group(3), _MONTHS[m.group(2).lower()], m.group(1))), text
+    )
+    text = _MONTH_DAY_YEAR.sub(
+        lambda m: keep(m, _date(m.group(3), _MONTHS[m.group(1).lower()], m.group(2))), text
+    )
+    text = _MONTH_YEAR.sub(lambda m: keep(m, _date(m.group(2), _MONTHS[m.group(1).lower()])), text)
+    text = _ISO.sub(lambda m: keep(m, _date(m.group(1), int(m.group(2)), m.group(3))), text)
+    return _CJK_DATE.sub(lambda m: keep(m, _date(m.group(1), int(m.group(2)), m.group(3))), text)

@@ -45,18 +45,25 @@ def plain_pieces(sentence: str) -> list[str]:
     return [" ".join(piece.split()) for piece in pieces if piece.strip(" .,;:!?。，；：！？")]
 
 
-def mark_unsupported(document: QTextDocument, sentences: Sequence[SentenceCheck], tip: str) -> int:
+def mark_unsupported(
+    document: QTextDocument, sentences: Sequence[SentenceCheck], tip: str, off_question_tip: str = ""
+) -> int:
     """Underline (dotted, red, with `tip` as tooltip) every unsupported sentence found in the rendered
-    document; returns how many were marked."""
+    document, and (with `off_question_tip`) every supported one that is not about the question;
+    returns how many were marked."""
     marked = 0
     cursor = QTextCursor(document)
-    style = QTextCharFormat()
-    style.setUnderlineStyle(QTextCharFormat.UnderlineStyle.DotLine)
-    style.setUnderlineColor(QColor(UNSUPPORTED_COLOR))
-    style.setToolTip(tip)
     for sentence in sentences:
-        if sentence.supported is not False:
+        if sentence.supported is False:
+            text = tip
+        elif sentence.supported and sentence.on_question is False and off_question_tip:
+            text = off_question_tip
+        else:
             continue
+        style = QTextCharFormat()
+        style.setUnderlineStyle(QTextCharFormat.UnderlineStyle.DotLine)
+        style.setUnderlineColor(QColor(UNSUPPORTED_COLOR))
+        style.setToolTip(text)
         hits = 0
         for piece in plain_pieces(sentence.text):
             found = document.find(piece, cursor)

@@ -102,7 +102,12 @@ class MarkdownView(QTextBrowser):
             self.setMarkdown(link_citations(markdown, valid))
             return
         self.setMarkdown(annotated_markdown(markdown, sentences))
-        mark_unsupported(self.document(), sentences, self.tr("Not found in the cited passages"))
+        mark_unsupported(
+            self.document(),
+            sentences,
+            self.tr("Not found in the cited passages"),
+            self.tr("In the passages, but not about what you asked"),
+        )
 
 
 class AnswerView(QFrame):
@@ -219,6 +224,29 @@ class AnswerView(QFrame):
             self.thinking_toggle.setText(self.tr("Thinking"))
 
     # -- finished -------------------------------------------------------------------------------
+    def _verdict_line(self) -> tuple[str, str]:
+        """The line under the answer, in words, and its style: the answer's verdict with the
+        statement count, or the count alone for an answer saved before verdicts existed."""
+        final = self.state.final
+        if final is None:
+            return "", ""
+        supported, judged = final.support_counts()
+        count = self.tr("{0} of {1} statements are supported by your documents").format(supported, judged)
+        if final.verdict == "answered":
+            return self.tr("Answered from your documents · {0}").format(count), "full"
+        if final.verdict == "partly":
+            return self.tr("Partly answered: check the underlined statements · {0}").format(count), "partial"
+        if final.verdict == "not_answered":
+            return (
+                self.tr("Not answered: nothing here is both in your documents and about your question"),
+                "partial",
+            )
+        if final.verdict == "not_in_documents":
+            return self.tr("Your documents do not answer this question"), "none"
+        if judged:
+            return count, "full" if supported == judged else "partial"
+        return "", ""
+
     def _on_finished(self) -> None:
         state = self.state
         if state.thinking_text:
@@ -228,13 +256,11 @@ class AnswerView(QFrame):
         valid = {c.n for c in state.citations}
         sentences = state.final.sentences if state.final is not None else ()
         self.body.set_final(state.answer_text or "", valid, sentences)
-        supported, judged = state.final.support_counts() if state.final is not None else (0, 0)
-        self.support.setVisible(judged > 0)
-        if judged:
-            self.support.setText(
-                self.tr("{0} of {1} statements are supported by your documents").format(supported, judged)
-            )
-            self.support.setProperty("kind", "full" if supported == judged else "partial")
+        line, kind = self._verdict_line()
+        self.support.setVisible(bool(line))
+        self.support.setText(line)
+        self.support.setProperty("kind", kind)
+        self.support.setAccessibleName(line)
         self.readout.setText(final_readout(state))
         self.breakdown.setText(breakdown(state))
         self.budget_link.setVisible(bool(state.budget))

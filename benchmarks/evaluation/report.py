@@ -24,6 +24,9 @@ ANSWER_COLUMNS = (
     ("support_rate", "support rate"),
     ("refusal_unanswerable", "refusal on unanswerable"),
     ("false_refusals", "false refusals"),
+    ("said_answered", 'said "answered"'),
+    ("answered_right", 'right when "answered"'),
+    ("not_in_documents_right", 'right when "not in documents"'),
     ("complete", "complete"),
     ("without_passages", "no passage in prompt"),
     ("ttft_p50_ms", "TTFT p50 ms"),
@@ -66,6 +69,8 @@ def answer_line(record: AnswerRecord) -> str:
     finish = "" if record.finish_reason == "stop" else f" [{record.finish_reason}]"
     if not record.extra.get("passages_used"):
         finish += " [no passage in the prompt]"
+    if record.extra.get("verdict"):
+        finish += f" <{record.extra['verdict']}>"
     return (
         f"{record.id:6} {record.lang} {mark:2} cited [{cited or '-'}] want [{expected}] {refusal}{finish}"
         f"  | {_short(record.answer)}"

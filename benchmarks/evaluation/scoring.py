@@ -166,6 +166,7 @@ def score_answer(question: Question, data: dict[str, Any]) -> AnswerRecord:
             "prompt_tokens": metrics.get("prompt_tokens"),
             "passages_used": len(budget.get("passages_used") or []),
             "passages_dropped": len(budget.get("passages_dropped") or []),
+            "verdict": data.get("verdict"),
         },
     )
 
@@ -195,8 +196,23 @@ def summarize_answers(records: Sequence[AnswerRecord]) -> dict[str, Any]:
         "false_refusals": _mean(1.0 if r.refusal else 0.0 for r in answerable),
         "complete": _mean(1.0 if r.finish_reason == "stop" else 0.0 for r in records),
         "without_passages": _mean(1.0 if not r.extra.get("passages_used") else 0.0 for r in records),
+        **verdict_figures(records),
         "ttft_p50_ms": percentile([r.ttft_ms for r in records if r.ttft_ms is not None], 50),
         "tokens_per_s_p50": percentile([r.tokens_per_s for r in records if r.tokens_per_s is not None], 50),
+    }
+
+
+def verdict_figures(records: Sequence[AnswerRecord]) -> dict[str, Any]:
+    """How often Folio said "answered from your documents", and how often it was right when it did
+    (a refusal-worthy question that it called answered counts as wrong)."""
+    said = [r for r in records if r.extra.get("verdict") == "answered"]
+    judged = [r for r in records if r.extra.get("verdict") is not None]
+    return {
+        "said_answered": len(said) / len(judged) if judged else None,
+        "answered_right": _mean(1.0 if r.correct and r.answerable else 0.0 for r in said),
+        "not_in_documents_right": _mean(
+            0.0 if r.answerable else 1.0 for r in records if r.extra.get("verdict") == "not_in_documents"
+        ),
     }
 
 

@@ -5,7 +5,8 @@ from __future__ import annotations
 import numpy as np
 import pytest
 
-from app.core.answering.attribution import CALIBRATION, Attribution, SentenceCheck, attribute
+from app.core.answering.attribution import CALIBRATION, attribute
+from app.core.answering.checks import Attribution, SentenceCheck
 from app.core.embed.embedder import Embedder
 from tests.core.attribution_cases import CachedEmbedder, evaluate, load_cases
 

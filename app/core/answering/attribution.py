@@ -3,12 +3,12 @@
 from __future__ import annotations
 
 from collections.abc import Sequence
-from dataclasses import dataclass
-from typing import Any, Literal
+from dataclasses import dataclass, replace
 
 import numpy as np
 import numpy.typing as npt
 
+from app.core.answering.checks import Attribution, Kind, SentenceCheck, Source, Span
 from app.core.answering.lexical import is_connective, normalize, specifics
 from app.core.answering.quantities import clashes, quantities
 from app.core.answering.refusal import is_refusal
@@ -23,12 +23,14 @@ from app.core.answering.scoring import (
     scaled_cosine,
 )
 from app.core.answering.sentences import Sentence, split_sentences
+from app.core.answering.subject import (
+    PassageSentences,
+    QuestionSubject,
+    about_question,
+    misbound_numbers,
+)
 from app.core.keywords import content_terms, is_number
 from app.core.script import has_cjk
-
-Source = Literal["model", "matched", "none"]
-Kind = Literal["factual", "refusal", "connective"]
-Span = tuple[int, int]
 
 
 @dataclass(frozen=True)
@@ -59,106 +61,18 @@ PART_SHARE = 0.15
 PAIR_GAIN = 0.2
 
 
-@dataclass(frozen=True)
-class SentenceCheck:
-    """One answer sentence after verification; citations are 1-based passage numbers."""
-
-    text: str
-    start: int
-    end: int
-    citations: tuple[int, ...]
-    source: Source
-    support: float
-    supported: bool | None  # None for refusals and connective sentences
-    kind: Kind
-    wrong_citations: tuple[int, ...]  # markers whose passage does not support the sentence
-    evidence: dict[int, tuple[Span, ...]]  # cited passage -> [start, end) in its text that support it
-
-    def to_json(self) -> dict[str, Any]:
-        return {
-            "text": self.text,
-            "start": self.start,
-            "end": self.end,
-            "citations": list(self.citations),
-            "source": self.source,
-            "support": round(self.support, 3),
-            "supported": self.supported,
-            "kind": self.kind,
-            "wrong_citations": list(self.wrong_citations),
-            "evidence": {str(n): [list(span) for span in spans] for n, spans in self.evidence.items()},
-        }
-
-    @classmethod
-    def from_json(cls, data: dict[str, Any]) -> SentenceCheck:
-        supported = data.get("supported")
-        return cls(
-            text=str(data["text"]),
-            start=int(data["start"]),
-            end=int(data["end"]),
-            citations=tuple(int(n) for n in data.get("citations", [])),
-            source=_source(str(data.get("source", "none"))),
-            support=float(data.get("support", 0.0)),
-            supported=None if supported is None else bool(supported),
-            kind=_kind(str(data.get("kind", "factual"))),
-            wrong_citations=tuple(int(n) for n in data.get("wrong_citations", [])),
-            evidence={
-                int(n): tuple((int(a), int(b)) for a, b in spans)
-                for n, spans in dict(data.get("evidence", {})).items()
-            },
-        )
-
-
-@dataclass(frozen=True)
-class Attribution:
-    """Every sentence of an answer checked; support_rate = supported / factual sentences (None if none)."""
-
-    sentences: tuple[SentenceCheck, ...]
-    support_rate: float | None
-    wrong_citations: tuple[int, ...]
-
-    def cited(self) -> list[int]:
-        """Passage numbers cited after verification (model's and matched), in order of first use."""
-        return list(dict.fromkeys(n for sentence in self.sentences for n in sentence.citations))
-
-    def to_json(self) -> dict[str, Any]:
-        return {
-            "sentences": [sentence.to_json() for sentence in self.sentences],
-            "support_rate": None if self.support_rate is None else round(self.support_rate, 3),
-            "wrong_citations": list(self.wrong_citations),
-        }
-
-    @classmethod
-    def from_json(cls, data: dict[str, Any]) -> Attribution:
-        rate = data.get("support_rate")
-        return cls(
-            sentences=tuple(SentenceCheck.from_json(item) for item in data.get("sentences", [])),
-            support_rate=None if rate is None else float(rate),
-            wrong_citations=tuple(int(n) for n in data.get("wrong_citations", [])),
-        )
-
-
-def _source(value: str) -> Source:
-    if value == "model":
-        return "model"
-    return "matched" if value == "matched" else "none"
-
-
-def _kind(value: str) -> Kind:
-    if value == "refusal":
-        return "refusal"
-    return "connective" if value == "connective" else "factual"
-
-
 class _Passage:
     """A passage's text, its sentences with their terms, and all its terms."""
 
     def __init__(self, text: str) -> None:
         self.text = text
-        self.pieces = [
-            ((s.start, s.end), frozenset(content_terms(normalize(s.body)))) for s in split_sentences(text)
-        ]
+        split = split_sentences(text)
+        self.pieces = [((s.start, s.end), frozenset(content_terms(normalize(s.body)))) for s in split]
         self.terms = frozenset().union(*(piece_terms for _, piece_terms in self.pieces))
         self.quantities = quantities(normalize(text))
+        self.sentences = PassageSentences(
+            [span for span, _ in self.pieces], [s.body for s in split], [terms for _, terms in self.pieces]
+        )
 
 
 def _kind_of(sentence: Sentence) -> Kind:
@@ -272,13 +186,16 @@ def attribute(
     passage_vectors: npt.ArrayLike | None = None,
     embed: Embed | None = None,
     calibration: Calibration = CALIBRATION,
+    question: str | None = None,
 ) -> Attribution:
     """Check every sentence of `answer` against `passages` ([1] is passages[0]).
 
     passage_vectors: the passages' stored embeddings (one row each), embed: the embedder's function for
     the sentences (called once, with all of them). Without both, only lexical evidence counts.
     A marker naming no passage (e.g. [9] of 8) is a wrong citation too. Raises ValueError for vectors
-    whose shape does not fit the passages.
+    whose shape does not fit the passages. With the `question`, a supported sentence is also checked
+    for being about it (`on_question`), and one whose number the passage states for another subject
+    is not supported (`problem` "wrong_binding").
     """
     sentences = split_sentences(answer)
     prepared = [_Passage(text) for text in passages]
@@ -287,6 +204,7 @@ def attribute(
     factual = [i for i, kind in enumerate(kinds) if kind == "factual"]
     cosines = _cosines([sentences[i].body for i in factual], passage_vectors, embed, len(prepared))
     threshold = calibration.threshold if cosines is None else calibration.threshold_embedded
+    subject = QuestionSubject(question, weights) if question is not None else None
     checks: list[SentenceCheck] = []
     for index, (sentence, kind) in enumerate(zip(sentences, kinds, strict=True)):
         if kind != "factual":
@@ -298,7 +216,8 @@ def attribute(
             continue
         row = None if cosines is None else cosines[factual.index(index)]
         scores = _Scores(sentence.body, prepared, weights, row, calibration)
-        checks.append(_verdict(sentence, scores, threshold, prepared))
+        check = _verdict(sentence, scores, threshold, prepared)
+        checks.append(check if subject is None else _on_subject(check, scores, subject, prepared))
     judged = [check for check in checks if check.supported is not None]
     rate = sum(1 for check in judged if check.supported) / len(judged) if judged else None
     wrong = tuple(dict.fromkeys(n for check in checks for n in check.wrong_citations))
@@ -352,6 +271,31 @@ def _verdict(
         wrong,
         evidence,
     )
+
+
+def _on_subject(
+    check: SentenceCheck, scores: _Scores, subject: QuestionSubject, passages: Sequence[_Passage]
+) -> SentenceCheck:
+    """The check with the question in view: a number every cited passage binds to another subject
+    makes the sentence unsupported; a supported sentence is on the question when a cited passage's
+    supporting span covers enough of the question's subject."""
+    if not check.supported:
+        return check
+    if all(misbound_numbers(scores.terms, subject, passages[n - 1].sentences) for n in check.citations):
+        return replace(
+            check,
+            citations=(),
+            source="none",
+            supported=False,
+            support=check.support * (1.0 - CALIBRATION.missing_here),
+            wrong_citations=(*check.wrong_citations, *(check.citations if check.source == "model" else ())),
+            evidence={},
+            problem="wrong_binding",
+        )
+    if not subject.known:
+        return replace(check, on_question=True)
+    supporting = [(passages[n - 1].sentences, check.evidence.get(n, ())) for n in check.citations]
+    return replace(check, on_question=about_question(subject, scores.terms, supporting))
 
 
 def _best_pair(scores: _Scores, best: int, count: int, threshold: float) -> tuple[int, ...]:

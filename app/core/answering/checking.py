@@ -7,32 +7,34 @@ from collections.abc import Callable, Sequence
 import numpy as np
 import numpy.typing as npt
 
-from app.core.answering.attribution import Attribution, attribute
+from app.core.answering.attribution import attribute
+from app.core.answering.checks import Attribution
 from app.core.answering.scoring import Embed
 from app.core.passage import Citation, Hit
 
-# (answer text, the passages the model was given, [1] first) -> every sentence checked
-Verifier = Callable[[str, Sequence[Hit]], Attribution]
+# (question, answer text, the passages the model was given, [1] first) -> every sentence checked
+Verifier = Callable[[str, str, Sequence[Hit]], Attribution]
 # chunk ids -> their stored embeddings (one row each, in order), or None when any is missing
 StoredVectors = Callable[[Sequence[int]], npt.NDArray[np.float32] | None]
 
 
-def lexical_verifier(text: str, passages: Sequence[Hit]) -> Attribution:
+def lexical_verifier(question: str, text: str, passages: Sequence[Hit]) -> Attribution:
     """Sentence support from the words and numbers alone (no embedder at hand)."""
-    return attribute(text, [hit.text for hit in passages])
+    return attribute(text, [hit.text for hit in passages], question=question)
 
 
 def embedding_verifier(stored_vectors: StoredVectors, embed: Embed) -> Verifier:
     """Sentence support from words, numbers and the embedder: the passages' vectors come from the
     store, the sentences are embedded in one batch."""
 
-    def verify(text: str, passages: Sequence[Hit]) -> Attribution:
+    def verify(question: str, text: str, passages: Sequence[Hit]) -> Attribution:
         vectors = stored_vectors([hit.chunk_id for hit in passages]) if passages else None
         return attribute(
             text,
             [hit.text for hit in passages],
             passage_vectors=vectors,
             embed=embed if vectors is not None else None,
+            question=question,
         )
 
     return verify

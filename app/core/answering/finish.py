@@ -6,10 +6,11 @@ import logging
 import time
 from dataclasses import dataclass, replace
 
-from app.core.answering.attribution import Attribution
 from app.core.answering.checking import Verifier, verified_citations
+from app.core.answering.checks import Attribution
 from app.core.answering.run import AnswerRun
 from app.core.answering.types import Answer
+from app.core.answering.verdict import answer_verdict
 from app.core.passage import Citation, Hit
 from app.core.prompt.budget import Budget, DroppedPassage
 from app.core.prompt.citations import parse_citations
@@ -35,7 +36,7 @@ def check(run: AnswerRun, reason: str, verifier: Verifier) -> CheckedText:
     text = "".join(run.answer).rstrip()
     marked, invalid = parse_citations(text, run.passages) if run.passages else ([], [])
     verify_started = run.mark("parse", parse_started)
-    checked = _verify(verifier, text, run.passages)
+    checked = _verify(verifier, run.question, text, run.passages)
     citations = verified_citations(checked, run.passages) if checked is not None else marked
     if reason == "stop" and checked is not None and checked.support_rate == 0.0:
         # Nothing the model wrote is in the passages: say so in the answer itself, after it
@@ -45,12 +46,12 @@ def check(run: AnswerRun, reason: str, verifier: Verifier) -> CheckedText:
     return CheckedText(text, citations, invalid, checked)
 
 
-def _verify(verifier: Verifier, text: str, passages: list[Hit]) -> Attribution | None:
+def _verify(verifier: Verifier, question: str, text: str, passages: list[Hit]) -> Attribution | None:
     """Every sentence checked against the passages; None (and logged) if checking failed."""
     if not text:
         return None
     try:
-        return verifier(text, passages)
+        return verifier(question, text, passages)
     except Exception:  # a bug in checking must not lose the answer
         log.exception("checking the answer's sentences failed")
         return None
@@ -106,6 +107,7 @@ def build_answer(
         sentences=attribution.sentences if attribution is not None else (),
         support_rate=attribution.support_rate if attribution is not None else None,
         gate_score=round(run.gate.score, 4) if run.gate is not None else None,
+        verdict=answer_verdict(attribution, run.not_covered, reason),
         wrong_citations=(
             [n for n in attribution.wrong_citations if n not in checked.invalid] if attribution else []
         ),

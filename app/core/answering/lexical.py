@@ -7,6 +7,7 @@ import re
 import unicodedata
 
 from app.core.keywords import CJK_FUNCTION, CJK_LETTER, STOPWORDS, content_terms, is_number, stem, tokens
+from app.core.numbers import normalize_dates
 
 _QUOTED = re.compile(r"\"([^\"\n]{2,60})\"|“([^”\n]{1,60})”|「([^」\n]{1,60})」|『([^』\n]{1,60})』")
 _LATIN_WORD = re.compile(r"[A-Za-z\u00c0-\u024f][\w\u00c0-\u024f-]*", re.ASCII)
@@ -48,8 +49,9 @@ _CJK_CONNECTIVE = re.compile(
 
 
 def normalize(text: str) -> str:
-    """NFKC (full-width digits and letters become ASCII), as the passages were normalised at ingest."""
-    return unicodedata.normalize("NFKC", text)
+    """NFKC (full-width digits and letters become ASCII), as the passages were normalised at ingest,
+    with dates in one form ("31 December 2025" and "2025-12-31" compare equal)."""
+    return normalize_dates(unicodedata.normalize("NFKC", text))
 
 
 @functools.cache

@@ -129,7 +129,7 @@ class Answerer:
 
     def _not_covered(self, run: AnswerRun, engine: Engine, chat_id: int | None) -> Iterator[AnswerEvent]:
         """The gate's answer: the documents do not cover the question; the model is not called."""
-        run.grounded = False
+        run.grounded, run.not_covered = False, True
         run.answer.append(not_covered_answer(run.question))
         yield Delta(run.answer[0], "answer", 0)
         yield Finished(self._finish(run, "stop", chat_id, budget_n_ctx=engine.n_ctx))

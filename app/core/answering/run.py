@@ -32,6 +32,7 @@ class AnswerRun:
         self.thinking: list[str] = []
         self.end: GenerationEnd | None = None
         self.grounded = True
+        self.not_covered = False  # the gate found the documents do not cover the question
         self.gate: GateScore | None = None  # the best passage's evidence for the question
 
     def mark(self, span: str, started: float) -> float:

@@ -5,7 +5,7 @@ from __future__ import annotations
 from dataclasses import dataclass, field
 from typing import Any
 
-from app.core.answering.attribution import Attribution, SentenceCheck
+from app.core.answering.checks import Attribution, SentenceCheck
 from app.core.generate.model import Sampling
 from app.core.passage import Citation, Hit
 from app.core.prompt.budget import Budget
@@ -96,6 +96,8 @@ class Answer:
     support_rate: float | None = None  # supported factual sentences / factual sentences
     wrong_citations: list[int] = field(default_factory=list)  # markers whose passage does not support
     gate_score: float | None = None  # the grounding gate's score of the best passage, in [0, 1]
+    # answered | partly | not_answered | not_in_documents (answering/verdict.py); None: nothing to judge
+    verdict: str | None = None
 
     @property
     def complete(self) -> bool:
@@ -127,6 +129,7 @@ class Answer:
             "support_rate": None if self.support_rate is None else round(self.support_rate, 3),
             "wrong_citations": list(self.wrong_citations),
             "gate_score": self.gate_score,
+            "verdict": self.verdict,
         }
 
     def trace(self) -> dict[str, Any]:
@@ -176,6 +179,7 @@ class Answer:
             support_rate=checked.support_rate,
             wrong_citations=list(checked.wrong_citations),
             gate_score=trace.get("gate_score", trace.get("evidence")),  # "evidence" in older traces
+            verdict=trace.get("verdict"),
         )
 
 

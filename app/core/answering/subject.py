@@ -1,0 +1,120 @@
+"""Whether a supported sentence is about what was asked: the question's subject in its supporting
+span, and each number bound to that subject where the passage states it (not to a neighbour's)."""
+
+from __future__ import annotations
+
+import re
+from collections.abc import Sequence
+from dataclasses import dataclass
+
+from app.core.answering.gate import question_terms
+from app.core.answering.scoring import WeightedTerms, Weights
+from app.core.keywords import is_number
+
+Span = tuple[int, int]
+# A sentence that opens with one of these talks about the sentence before it ("Its capacity is 1.8 L").
+_ANAPHOR = re.compile(
+    r"^\W*(?:it|its|this|these|those|they|their|them|that|such|there|he|she|his|her|both|each)\b"
+    r"|^\W*(?:该|其|它|它们|此|这|这些|这个|那|那些|他|她)",
+    re.IGNORECASE,
+)
+# What the sentence before an anaphoric sentence lends it, as a share of its own coverage.
+ANAPHOR_SHARE = 0.5
+# A number is bound to another subject when a sentence that holds another number covers the
+# question's subject by this much more than every sentence holding the answer's number.
+BINDING_MARGIN = 0.1
+# A supported sentence answers the question when its supporting sentences (with the one before
+# each) cover this share of the question's weighted terms (benchmarks/calibrate_verdict.py).
+ABOUT_THRESHOLD = 0.35
+# ...and when at most this share of the weight of the question's terms that the answer sentence
+# repeats is missing from those sentences.
+UNSPANNED_SHARE = 0.3
+
+
+@dataclass(frozen=True)
+class PassageSentences:
+    """A passage's sentences: their spans, texts and content terms, in order."""
+
+    spans: Sequence[Span]
+    texts: Sequence[str]
+    terms: Sequence[frozenset[str]]
+
+
+class QuestionSubject:
+    """The question's content terms (no question words, no numbers), weighted for one set of passages."""
+
+    def __init__(self, question: str, weights: Weights) -> None:
+        self.terms = [term for term in question_terms(question) if not is_number(term)]
+        self.weighted = WeightedTerms.of(self.terms, weights, 1.0)
+
+    @property
+    def known(self) -> bool:
+        return self.weighted.total > 0
+
+    def coverage(self, found: frozenset[str]) -> float:
+        return self.weighted.coverage(found)
+
+    def in_context(self, passage: PassageSentences, index: int) -> float:
+        """Coverage by sentence `index`, plus a share of the sentence before when it opens with an
+        anaphor, capped at 1."""
+        own = self.coverage(passage.terms[index])
+        if index > 0 and _ANAPHOR.match(passage.texts[index]):
+            own += ANAPHOR_SHARE * self.coverage(passage.terms[index - 1])
+        return min(own, 1.0)
+
+
+def about_question(
+    subject: QuestionSubject,
+    sentence_terms: Sequence[str],
+    supporting: Sequence[tuple[PassageSentences, Sequence[Span]]],
+) -> bool:
+    """Whether the supporting spans (of every cited passage) are about the question: their sentences,
+    with the sentence before each, cover enough of the question's weighted terms, and they hold the
+    question's terms that the answer sentence repeats (an answer that glues the question to an
+    unrelated sentence repeats terms its span never mentions)."""
+    held: set[str] = set()
+    for passage, spans in supporting:
+        chosen = [i for i, span in enumerate(passage.spans) if any(_overlaps(span, s) for s in spans)]
+        for index in chosen:
+            held |= passage.terms[index]
+            if index > 0:
+                held |= passage.terms[index - 1]
+    if subject.coverage(frozenset(held)) < ABOUT_THRESHOLD:
+        return False
+    repeated = WeightedTerms(
+        {t: w for t, w in subject.weighted.weight.items() if t in set(sentence_terms)}, 0.0
+    )
+    repeated = WeightedTerms(repeated.weight, sum(repeated.weight.values()))
+    return repeated.total == 0 or repeated.coverage(held) >= 1.0 - UNSPANNED_SHARE
+
+
+def misbound_numbers(
+    sentence_terms: Sequence[str], subject: QuestionSubject, passage: PassageSentences
+) -> int:
+    """How many of the sentence's numbers the passage states for something else: every passage
+    sentence holding the number is about the question's subject clearly less than another sentence
+    that holds a different number ("The drip tray holds 0.6 L" against "The water tank holds 1.8 L",
+    for "How much does the tank hold?")."""
+    if not subject.known:
+        return 0
+    claimed = {term for term in sentence_terms if is_number(term)}
+    with_numbers = [i for i, terms in enumerate(passage.terms) if any(is_number(t) for t in terms)]
+    context = {i: subject.in_context(passage, i) for i in with_numbers}
+    count = 0
+    for number in claimed:
+        holders = [i for i in with_numbers if number in passage.terms[i]]
+        if not holders:
+            continue  # not in this passage at all: the support score judges that
+        mine = max(context[i] for i in holders)
+        rivals = [
+            i
+            for i in with_numbers
+            if context[i] >= mine + BINDING_MARGIN
+            and any(is_number(t) and t not in claimed for t in passage.terms[i])
+        ]
+        count += bool(rivals)
+    return count
+
+
+def _overlaps(a: Span, b: Span) -> bool:
+    return a[0] < b[1] and b[0] < a[1]

@@ -1,0 +1,74 @@
+"""The answer verdict: a copy of an unrelated passage sentence or a number taken from another
+subject is not "answered", dates written differently match, and the labelled cases hold."""
+
+from __future__ import annotations
+
+import json
+from pathlib import Path
+
+from app.core.answering.attribution import attribute
+from app.core.answering.verdict import answer_verdict
+
+CASES = json.loads((Path(__file__).parent / "data" / "verdict_cases.json").read_text(encoding="utf-8"))[
+    "cases"
+]
+
+
+def _verdict(question: str, answer: str, passages: list[str]) -> str | None:
+    return answer_verdict(attribute(answer, passages, question=question), False, "stop")
+
+
+def test_the_reported_copy_of_an_unrelated_sentence_is_not_answered() -> None:
+    case = next(c for c in CASES if c["id"] == "en-copy-rfaq")
+    checked = attribute(case["answer"], case["passages"], question=case["question"])
+    (sentence,) = checked.sentences
+    assert sentence.supported and sentence.on_question is False  # in the passage, not about the question
+    assert answer_verdict(checked, False, "stop") == "not_answered"
+    without_question = attribute(case["answer"], case["passages"])  # what the check said before
+    assert without_question.sentences[0].supported and without_question.sentences[0].on_question is None
+
+
+def test_a_number_the_page_states_for_something_else_is_not_supported() -> None:
+    passages = ["The water tank of the KX-40 holds 1.8 litres. The drip tray holds 0.6 litres."]
+    question = "How much water does the tank hold?"
+    wrong = attribute("The tank holds 0.6 litres [1].", passages, question=question).sentences[0]
+    assert wrong.supported is False and wrong.problem == "wrong_binding" and wrong.citations == ()
+    right = attribute("The tank holds 1.8 litres [1].", passages, question=question).sentences[0]
+    assert right.supported and right.on_question and right.problem == ""
+    drip = attribute(
+        "The drip tray holds 0.6 litres [1].", passages, question="How much does the drip tray hold?"
+    )
+    assert drip.sentences[0].supported  # the same figure is right for its own subject
+
+
+def test_dates_written_differently_support_each_other() -> None:
+    passages = ["Support for Tessel 3.1 ends on 2025-12-31."]
+    for answer in ("Support ends on 31 December 2025 [1].", "Support ends on December 31, 2025 [1]."):
+        assert _verdict("When does support for Tessel 3.1 end?", answer, passages) == "answered"
+    assert _verdict(
+        "When does support for Tessel 3.1 end?", "Support ends on 31 March 2025 [1].", passages
+    ) != ("answered")
+
+
+def test_refusals_partial_and_gated_answers_get_their_verdicts() -> None:
+    passages = ["Add 2 mL of manganese sulfate solution first."]
+    refusal = attribute("The documents do not say what it costs.", passages, question="What does it cost?")
+    assert answer_verdict(refusal, False, "stop") == "not_in_documents"
+    assert answer_verdict(None, True, "stop") == "not_in_documents"  # the gate stopped it
+    assert answer_verdict(None, False, "error") is None
+    right = attribute(
+        "Manganese sulfate solution is added first [1].", passages, question="What is added first?"
+    )
+    assert answer_verdict(right, False, "stop") == "answered"
+    assert answer_verdict(right, False, "length") == "partly"  # cut off: never the whole answer
+
+
+def test_the_labelled_cases_keep_their_precision() -> None:
+    """Precision of "answered" on the hand-labelled cases (benchmarks/calibrate_verdict.py prints the
+    table); at most the traps the calibration note lists pass as answered."""
+    judged = [(case, _verdict(case["question"], case["answer"], case["passages"])) for case in CASES]
+    said = [case for case, verdict in judged if verdict == "answered"]
+    right = [case for case in said if case["label"] == "answered"]
+    assert len(right) / len(said) >= 0.85
+    assert sum(1 for case, verdict in judged if case["trap"] == "binding" and verdict == "answered") == 0
+    assert sum(1 for case, verdict in judged if case["trap"] == "copy" and verdict == "answered") <= 3
