@@ -18,6 +18,7 @@ from app.core import paths
 from app.core.api import Settings, UsageError, load_settings
 from app.gui.app_controller import AppController, ServicesFactory, default_factory
 from app.gui.errors import ErrorReporter
+from app.gui.fonts import ensure_cjk_font, missing_font_message
 from app.gui.main_window import MainWindow
 from app.gui.startup_problems import StartupProblemBox
 from app.gui.tasks import TaskRunner, stragglers
@@ -93,6 +94,8 @@ def run_gui(argv: Sequence[str]) -> int:
     if icon.exists():
         app.setWindowIcon(QIcon(str(icon)))
     install_translators(app)
+    cjk_font = ensure_cjk_font()  # before any widget lays out text
+    log.info("Chinese font: %s (%s)", cjk_font.family or "none", cjk_font.source)
     app.setStyleSheet(load_stylesheet())
     settings_problem = ""
     try:
@@ -109,6 +112,8 @@ def run_gui(argv: Sequence[str]) -> int:
                 "Folio", "Your settings could not be read, so the defaults are used: {0}"
             ).format(settings_problem)
         )
+    if not cjk_font.found:  # say so rather than draw boxes
+        reporter.problem(missing_font_message())
     QTimer.singleShot(0, window.app.start)
     code = int(app.exec())
     if stragglers():  # a worker stuck in a step that cannot be interrupted: do not wait for it
