@@ -2,9 +2,10 @@
 
 Set-up and the bundle build only (never at run time). The font comes from the system's copy when
 fonts-wqy-microhei is installed, else from `apt-get download fonts-wqy-microhei` unpacked with
-`dpkg-deb -x` (no root needed, nothing installed). The file must match its pinned size and
-SHA-256; it is moved into place with Debian's copyright file beside it, so the licence travels
-with the font. Needs only the standard library.
+`dpkg-deb -x` (no root needed, nothing installed; as root, `apt-get update` first when the package
+lists lack it). The file must match its pinned size and SHA-256; it is moved into place with
+Debian's copyright file beside it, so the licence travels with the font. Needs only the standard
+library.
 
     python packaging/cjk_font.py fonts              # make setup: a warning when it cannot be had
     python packaging/cjk_font.py fonts --required   # build_deb.sh: exit 1 when it cannot be had
@@ -56,9 +57,15 @@ def _download(work: Path) -> tuple[Path, Path]:
     if shutil.which("apt-get") is None or shutil.which("dpkg-deb") is None:
         raise FontUnavailable("apt-get and dpkg-deb are needed to fetch it (not a Debian system?)")
     env = {**os.environ, "DEBIAN_FRONTEND": "noninteractive"}
-    fetched = subprocess.run(
-        ["apt-get", "download", PACKAGE], cwd=work, env=env, capture_output=True, text=True, timeout=600
-    )
+
+    def fetch() -> subprocess.CompletedProcess[str]:
+        command = ["apt-get", "download", PACKAGE]
+        return subprocess.run(command, cwd=work, env=env, capture_output=True, text=True, timeout=600)
+
+    fetched = fetch()
+    if fetched.returncode != 0 and os.geteuid() == 0:  # a fresh machine has no package lists yet
+        subprocess.run(["apt-get", "update"], env=env, capture_output=True, timeout=600)
+        fetched = fetch()
     debs = sorted(work.glob(f"{PACKAGE}_*.deb"))
     if fetched.returncode != 0 or not debs:
         reason = (fetched.stderr.strip().splitlines() or ["no .deb"])[-1]
