@@ -6,9 +6,9 @@ STAMP := $(VENV)/.folio-setup
 export HF_HUB_OFFLINE := 1
 export TRANSFORMERS_OFFLINE := 1
 
-.PHONY: setup system-libs run test lint models package screenshots clean bench
+.PHONY: setup system-libs run test lint models fonts package screenshots clean bench
 
-setup: $(STAMP) system-libs models
+setup: $(STAMP) system-libs models fonts
 
 $(BIN)/python:
 	$(PYTHON) -m venv $(VENV)
@@ -29,6 +29,11 @@ system-libs: $(STAMP)
 
 models: $(STAMP)
 	$(BIN)/python packaging/install_models.py models
+
+# The Chinese font the window falls back to when the system has none (fonts/README.md): from the
+# system's fonts-wqy-microhei or `apt-get download` (no root); a warning, not a stop, when neither works.
+fonts: $(STAMP)
+	$(BIN)/python packaging/cjk_font.py fonts
 
 run: setup
 	$(BIN)/python -m app

@@ -27,7 +27,7 @@ def main(argv: list[str] | None = None) -> int:
 
     prefer_passive_openmp()  # before llama.cpp or torch loads OpenMP
     args = sys.argv[1:] if argv is None else argv
-    if not args:
+    if not args or args == ["--check-fonts"]:
         # Qt aborts with a misleading message when its xcb plugin lacks a system library: name it.
         from app.platform_check import gui_problem
 
@@ -35,6 +35,10 @@ def main(argv: list[str] | None = None) -> int:
         if problem:
             print(problem, file=sys.stderr)
             return 1
+        if args:  # the window's font set-up, drawn once: prints one line (the package test runs it)
+            from app.gui.fonts import run_font_check
+
+            return run_font_check(sys.argv[:1])
         from app.gui.app import run_gui
 
         return run_gui(sys.argv[:1])

@@ -30,6 +30,8 @@ STAGE="build/deb/folio_${VERSION}_${ARCH}"
 started=$SECONDS
 
 if [[ $SKIP_BUNDLE == 0 || ! -x dist/folio/folio ]]; then
+    # The Chinese font the bundle carries (fonts/README.md); the build stops when it cannot be had.
+    "$PYTHON" packaging/cjk_font.py fonts --required
     echo "== bundle: pyinstaller packaging/folio.spec" >&2
     "$PYTHON" -m PyInstaller --noconfirm --clean --log-level WARN \
         --distpath dist --workpath build/pyinstaller packaging/folio.spec
@@ -48,7 +50,10 @@ install -m 0644 packaging/linux/folio.desktop "$STAGE/usr/share/applications/fol
 cat > "$STAGE/usr/share/doc/folio/copyright" <<'EOF'
 Folio: MIT licence (see the project repository).
 Bundled third-party software keeps its own licence; each package's metadata (*.dist-info) sits
-in /opt/folio/_internal. Models: SmolLM2-135M-Instruct (Apache-2.0), all-MiniLM-L6-v2 (Apache-2.0).
+in /opt/folio/_internal. Models: Qwen2.5-Coder-0.5B-Instruct (Apache-2.0), all-MiniLM-L6-v2 (Apache-2.0).
+Font: WenQuanYi Micro Hei (/opt/folio/_internal/fonts/wqy-microhei.ttc, from Debian's
+fonts-wqy-microhei), Apache-2.0 or GPL-3+ with the font exception; its Debian copyright file is
+/opt/folio/_internal/fonts/wqy-microhei.copyright. Folio uses it only when no system font has Chinese.
 EOF
 # Files 0644, directories and executables 0755, owned by root (--root-owner-group below).
 chmod -R u=rwX,go=rX "$STAGE"

@@ -29,6 +29,12 @@ def models_dir() -> Path:
     return Path(override) if override else install_root() / "models"
 
 
+def fonts_dir() -> Path:
+    """The fonts Folio ships (fonts/ beside the app, filled by set-up and the bundle build)."""
+    override = os.environ.get("FOLIO_FONTS")
+    return Path(override) if override else install_root() / "fonts"
+
+
 def resources_dir() -> Path:
     return install_root() / "resources"
 

@@ -18,6 +18,7 @@ from app.core import paths
 from app.core.api import Settings, UsageError, load_settings
 from app.gui.app_controller import AppController, ServicesFactory, default_factory
 from app.gui.errors import ErrorReporter
+from app.gui.fonts import CjkFont, ensure_cjk_font, missing_font_message
 from app.gui.main_window import MainWindow
 from app.gui.startup_problems import StartupProblemBox
 from app.gui.tasks import TaskRunner, stragglers
@@ -73,6 +74,12 @@ def create_window(
     return window
 
 
+def say_when_chinese_cannot_show(font: CjkFont, reporter: ErrorReporter) -> None:
+    """No font for Chinese could be had: tell the user how to get one rather than draw boxes."""
+    if not font.found:
+        reporter.problem(missing_font_message())
+
+
 def _excepthook_for(reporter: ErrorReporter) -> object:
     def hook(kind: type[BaseException], value: BaseException, tb: TracebackType | None) -> None:
         details = "".join(traceback.format_exception(kind, value, tb))
@@ -93,6 +100,8 @@ def run_gui(argv: Sequence[str]) -> int:
     if icon.exists():
         app.setWindowIcon(QIcon(str(icon)))
     install_translators(app)
+    cjk_font = ensure_cjk_font()  # before any widget lays out text
+    log.info("Chinese font: %s (%s)", cjk_font.family or "none", cjk_font.source)
     app.setStyleSheet(load_stylesheet())
     settings_problem = ""
     try:
@@ -109,6 +118,7 @@ def run_gui(argv: Sequence[str]) -> int:
                 "Folio", "Your settings could not be read, so the defaults are used: {0}"
             ).format(settings_problem)
         )
+    say_when_chinese_cannot_show(cjk_font, reporter)
     QTimer.singleShot(0, window.app.start)
     code = int(app.exec())
     if stragglers():  # a worker stuck in a step that cannot be interrupted: do not wait for it

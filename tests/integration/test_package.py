@@ -30,6 +30,7 @@ from tests.integration.xserver import wait_for_window, xvfb
 REPO = Path(__file__).resolve().parents[2]
 BUILD_SCRIPT = REPO / "packaging" / "build_deb.sh"
 PASS_PREFIX = "folio self-test: PASS"
+FONTS_PASS = "folio fonts: PASS · platform xcb"
 VERSION = tomllib.loads((REPO / "pyproject.toml").read_text(encoding="utf-8"))["project"]["version"]
 # An address that refuses connections at once: where no-network falls back to proxies.
 DEAD_PROXY = "http://127.0.0.1:9"
@@ -149,6 +150,9 @@ def test_deb_layout(installed_root: Path) -> None:
     assert (internal / "models" / "all-MiniLM-L6-v2" / "model.safetensors").is_file()
     assert (internal / "resources" / "sample.pdf").is_file()
     assert (internal / "llama_cpp" / "lib" / "libllama.so").exists()
+    # the Chinese font the window loads when the system has none, with its licence
+    assert (internal / "fonts" / "wqy-microhei.ttc").stat().st_size > 5_000_000
+    assert "Apache-2.0" in (internal / "fonts" / "wqy-microhei.copyright").read_text(encoding="utf-8")
 
 
 @package
@@ -293,7 +297,8 @@ def test_installed_self_test_in_a_clean_debian_root(clean_root: Path) -> None:
 @pytest.mark.package
 @pytest.mark.timeout(BUILD_TIMEOUT_S)
 def test_installed_window_opens_on_xcb_in_a_clean_debian_root(clean_root: Path) -> None:
-    """`folio` from the clean root shows its window on a real X server (Xvfb, xcb platform)."""
+    """`folio` from the clean root shows its window on a real X server (Xvfb, xcb platform), and
+    `folio --check-fonts` there draws Chinese without a box."""
     home = clean_root / "tmp" / "home"
     home.mkdir(exist_ok=True)
     with xvfb("1280x800x24") as display:
@@ -318,7 +323,22 @@ def test_installed_window_opens_on_xcb_in_a_clean_debian_root(clean_root: Path) 
             if app.poll() is None:
                 os.killpg(app.pid, signal.SIGTERM)
             output, _ = app.communicate(timeout=60)
+        # the window's font set-up, then a Chinese sample drawn in a window on the same X server
+        fonts_code, fonts_output = debroot.run_to_end(
+            clean_root,
+            ["folio", "--check-fonts"],
+            binds={Path("/tmp/.X11-unix"): "/tmp/.X11-unix"},
+            env={"DISPLAY": display, "QT_QPA_PLATFORM": "xcb", "HOME": "/tmp/home"},
+            timeout_s=300,
+        )
+        fonts_line = next((ln for ln in fonts_output.splitlines() if ln.startswith("folio fonts:")), "")
+        print(f"check-fonts in the clean root (exit {fonts_code}): {fonts_line}")
     assert shown, f"no window titled Folio on {display} (xcb):\n{output[-4000:]}"
+    # The clean root has no CJK font (the .deb only suggests one): the window's font set-up must
+    # register the bundled font, and a Chinese sample drawn on xcb must have no box.
+    assert fonts_line.startswith(FONTS_PASS), f"{fonts_line}\n{fonts_output[-4000:]}"
+    assert "(bundled: /opt/folio/_internal/fonts/wqy-microhei.ttc)" in fonts_line, fonts_line
+    assert "· 0 boxes" in fonts_line, fonts_line
 
 
 def test_self_test_from_source(tmp_path: Path) -> None:
