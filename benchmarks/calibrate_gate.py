@@ -60,7 +60,7 @@ def main() -> int:
             for question in questions.questions:
                 hits = folio.search(question.question, settings.passages_k).hits
                 score = gate_score(question.question, hits)
-                group = "unanswerable" if question.kind == "unanswerable" else "answerable"
+                group = "answerable" if question.answerable else "unanswerable"
                 scores.setdefault(question.lang, {}).setdefault(group, []).append(
                     {
                         "id": question.id,

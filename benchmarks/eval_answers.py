@@ -185,12 +185,18 @@ def main(argv: Sequence[str] | None = None) -> int:
     if baseline:
         print(f"{baseline[1]}; after = this run\n")
     print(report.table(retrieval_summary, report.RETRIEVAL_COLUMNS, baseline[0] if baseline else None))
+    split = {"retrieval": report.split_summaries(retrieval, questions, scoring.summarize_retrieval)}
+    print("\n### Retrieval by source of the document, and traps\n")
+    print(report.table(split["retrieval"], report.RETRIEVAL_COLUMNS))
     answer_summary: dict[str, Any] = {}
     if answers:
         answer_summary = scoring.by_language(answers, scoring.summarize_answers)
         budget = f"TTFT target {args.ttft_target:g} s" if args.ttft_target else "no TTFT passage budget"
         print(f"\n## Answers ({model.name}, max {args.max_tokens} tokens, greedy, seed {SEED}, {budget})\n")
         print(report.table(answer_summary, report.ANSWER_COLUMNS))
+        split["answers"] = report.split_summaries(answers, questions, scoring.summarize_answers)
+        print("\n### Answers by source of the document (generated, real), and traps\n")
+        print(report.table(split["answers"], report.ANSWER_COLUMNS))
 
     selection = {"lang": args.lang, "limit": args.limit, "ids": args.ids}
     document = {
@@ -201,7 +207,7 @@ def main(argv: Sequence[str] | None = None) -> int:
         "max_tokens": args.max_tokens,
         "selection": selection,
         "library": library.name,
-        "summary": {"retrieval": retrieval_summary, "answers": answer_summary},
+        "summary": {"retrieval": retrieval_summary, "answers": answer_summary, "split": split},
         "retrieval": [asdict(r) for r in retrieval],
         "answers": [r.to_json() for r in answers],
     }

@@ -13,7 +13,8 @@ from app.core.normalize import normalize_text
 REPO = Path(__file__).resolve().parents[2]
 QUESTIONS_FILE = REPO / "benchmarks" / "eval" / "questions.json"
 LANGS = ("en", "zh")
-KINDS = ("fact", "number", "two-hop", "unanswerable")
+KINDS = ("fact", "number", "two-hop", "unanswerable", "copy-trap", "wrong-binding")
+SOURCES = ("generated", "real")  # made by make_docs.py, or a document people wrote
 SHARED_PREFIX = "../shared/"
 
 
@@ -24,6 +25,7 @@ class EvalDocument:
     path: str
     lang: str
     file: Path
+    source: str = "generated"  # "generated" | "real"
 
     @property
     def name(self) -> str:
@@ -42,9 +44,14 @@ class Question:
     answers: tuple[tuple[str, ...], ...]  # every group must match, by one of its alternatives
     kind: str
     paraphrased: bool
+    wrong: tuple[tuple[str, ...], ...] = ()  # an answer matching any of these is incorrect
+    lure: tuple[str, tuple[int, ...]] | None = None  # copy trap: the page sharing the question's words
+    about: str | None = None  # unanswerable: the document whose topic it is on
 
     @property
     def answerable(self) -> bool:
+        if self.kind == "copy-trap":
+            return bool(self.pages)
         return self.kind != "unanswerable"
 
 
@@ -58,6 +65,12 @@ class QuestionSet:
             if doc.name == name:
                 return doc
         raise KeyError(f"no document named {name!r} in the question set")
+
+    def source_of(self, question: Question) -> str:
+        """ "generated" or "real": the source of the document that answers the question, or of
+        the one it is about (its lure or `about`); "" when it names none."""
+        name = question.document or (question.lure[0] if question.lure else None) or question.about
+        return self.document(name).source if name else ""
 
 
 def resolve_path(path: str, repo: Path = REPO) -> Path:
@@ -78,8 +91,12 @@ def load_questions(path: Path = QUESTIONS_FILE) -> QuestionSet:
     data = json.loads(path.read_text(encoding="utf-8"))
     repo = path.parents[2]
     documents = tuple(
-        EvalDocument(d["path"], d["lang"], resolve_path(d["path"], repo)) for d in data["documents"]
+        EvalDocument(d["path"], d["lang"], resolve_path(d["path"], repo), d.get("source", ""))
+        for d in data["documents"]
     )
+    for doc in documents:
+        if doc.source not in SOURCES:
+            raise ValueError(f"document {doc.path}: source {doc.source!r} (want one of {SOURCES})")
     questions: list[Question] = []
     for raw in data["questions"]:
         question = Question(
@@ -91,6 +108,9 @@ def load_questions(path: Path = QUESTIONS_FILE) -> QuestionSet:
             answers=tuple(tuple(group) for group in raw["answers"]),
             kind=raw["kind"],
             paraphrased=bool(raw["paraphrased"]),
+            wrong=tuple(tuple(group) for group in raw.get("wrong", ())),
+            lure=(raw["lure"]["document"], tuple(raw["lure"]["pages"])) if "lure" in raw else None,
+            about=raw.get("about"),
         )
         _check_shape(question)
         questions.append(question)
@@ -107,7 +127,8 @@ def _check_shape(q: Question) -> None:
         problems.append("an answerable question needs a document, pages and answer patterns")
     if not q.answerable and (q.document is not None or q.pages or q.answers):
         problems.append("an unanswerable question has no document, pages or answers")
-    for group in q.answers:
+    problems.extend(_trap_problems(q))
+    for group in (*q.answers, *q.wrong):
         for pattern in group:
             try:
                 re.compile(pattern)
@@ -115,6 +136,26 @@ def _check_shape(q: Question) -> None:
                 problems.append(f"bad pattern {pattern!r}: {exc}")
     if problems:
         raise ValueError(f"question {q.id}: " + "; ".join(problems))
+
+
+def _trap_problems(q: Question) -> list[str]:
+    """A copy trap names its lure, which is not an answer page; a wrong-binding trap names the
+    other figures of its page."""
+    problems = []
+    if q.kind == "copy-trap":
+        if q.lure is None or not q.lure[1]:
+            problems.append("a copy trap needs a lure (the document and pages sharing its words)")
+        elif q.lure[0] == q.document and set(q.lure[1]) & set(q.pages):
+            problems.append("a copy trap's lure is not one of its answer pages")
+    elif q.lure is not None:
+        problems.append("only a copy trap has a lure")
+    if q.kind == "wrong-binding" and not (q.wrong and all(q.wrong)):
+        problems.append("a wrong-binding trap needs wrong patterns")
+    if q.wrong and not q.answerable:
+        problems.append("an unanswerable question has no wrong patterns")
+    if q.about is not None and q.answerable:
+        problems.append("only an unanswerable question is `about` a document")
+    return problems
 
 
 def normalized(text: str) -> str:
@@ -133,8 +174,25 @@ def answer_matches(answers: Sequence[Sequence[str]], text: str) -> bool:
     return bool(answers) and all(group_matches(group, norm) for group in answers)
 
 
+def wrong_matches(wrong: Sequence[Sequence[str]], text: str) -> bool:
+    """True when the (normalised) answer gives one of the wrong figures of a trap."""
+    norm = normalized(text)
+    return any(group_matches(group, norm) for group in wrong)
+
+
 def page_texts(file: Path, pages: Sequence[int]) -> dict[int, str]:
-    """The normalised text of the given 1-based pages, extracted with pypdf as Folio does."""
+    """The normalised text of the given 1-based pages, extracted as Folio does: pypdf for a PDF,
+    Folio's own readers for the other formats (a text file's pages are its 60-line blocks)."""
+    if file.suffix.lower() != ".pdf":
+        from app.core.ingest.page import PageContent
+        from app.core.ingest.readers import read_pages
+
+        read = {
+            event.number: event.text if event.normalized else normalized(event.text)
+            for event in read_pages(file)
+            if isinstance(event, PageContent)
+        }
+        return {page: read[page] for page in pages}
     import pypdf
 
     reader = pypdf.PdfReader(file, strict=False)

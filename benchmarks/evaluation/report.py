@@ -2,10 +2,10 @@
 
 from __future__ import annotations
 
-from collections.abc import Sequence
+from collections.abc import Callable, Sequence
 from typing import Any
 
-from benchmarks.evaluation.dataset import Question
+from benchmarks.evaluation.dataset import SOURCES, Question, QuestionSet
 from benchmarks.evaluation.scoring import AnswerRecord, RetrievalRecord
 
 RETRIEVAL_COLUMNS = (
@@ -104,3 +104,25 @@ def table(
         cells = [_cell(summary.get(key), before.get(key)) for key, _ in columns]
         rows.append(f"| {LANG_NAMES.get(lang, lang)} | {summary.get('n', 0)} | " + " | ".join(cells) + " |")
     return "\n".join(rows)
+
+
+TRAP_ROWS = (("copy-trap", "copy traps"), ("wrong-binding", "wrong-binding traps"))
+
+
+def split_summaries(
+    records: Sequence[Any], questions: QuestionSet, summarize: Callable[[Sequence[Any]], dict[str, Any]]
+) -> dict[str, dict[str, Any]]:
+    """Per language: a row for the questions over generated documents, one for those over real
+    ones, and one for each kind of trap (whatever its document); empty rows are left out."""
+    by_id = {q.id: q for q in questions.questions}
+    rows: dict[str, dict[str, Any]] = {}
+    for lang in ("zh", "en"):
+        mine = [r for r in records if r.lang == lang and r.id in by_id]
+        groups = [
+            (source, [r for r in mine if questions.source_of(by_id[r.id]) == source]) for source in SOURCES
+        ]
+        groups += [(title, [r for r in mine if by_id[r.id].kind == kind]) for kind, title in TRAP_ROWS]
+        for title, group in groups:
+            if group:
+                rows[f"{LANG_NAMES[lang]}, {title}"] = summarize(group)
+    return rows

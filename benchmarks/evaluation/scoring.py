@@ -8,7 +8,7 @@ from dataclasses import asdict, dataclass, field
 from typing import Any
 
 from app.core.answering.refusal import is_refusal
-from benchmarks.evaluation.dataset import Question, answer_matches
+from benchmarks.evaluation.dataset import Question, answer_matches, wrong_matches
 
 RECALL_KS = (5, 10)
 SEARCH_K = max(RECALL_KS)
@@ -129,9 +129,14 @@ def score_answer(question: Question, data: dict[str, Any]) -> AnswerRecord:
     """Score `answer.to_json()` (the `folio ask --json` document) against the question."""
     text = str(data.get("answer") or "")
     refusal = is_refusal(text)
-    # An answerable question is answered right when every pattern group matches and the answer
-    # is not a refusal; an unanswerable one when the answer is a refusal.
-    correct = (answer_matches(question.answers, text) and not refusal) if question.answerable else refusal
+    # An answerable question is answered right when every pattern group matches, the answer is
+    # not a refusal and gives none of a trap's wrong figures; an unanswerable one when refused.
+    wrong = wrong_matches(question.wrong, text)
+    correct = (
+        (answer_matches(question.answers, text) and not refusal and not wrong)
+        if question.answerable
+        else refusal
+    )
     cited = [
         {
             "document": c["document"],
@@ -167,6 +172,7 @@ def score_answer(question: Question, data: dict[str, Any]) -> AnswerRecord:
             "passages_used": len(budget.get("passages_used") or []),
             "passages_dropped": len(budget.get("passages_dropped") or []),
             "verdict": data.get("verdict"),
+            "wrong_figure": wrong,
         },
     )
 

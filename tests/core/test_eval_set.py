@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import logging
+import re
 from collections import Counter
 from dataclasses import dataclass
 from pathlib import Path
@@ -10,19 +11,23 @@ from pathlib import Path
 import pytest
 
 from benchmarks.eval import make_docs
-from benchmarks.evaluation import scoring
+from benchmarks.evaluation import report, scoring
 from benchmarks.evaluation.dataset import (
     QUESTIONS_FILE,
     Question,
+    QuestionSet,
     answer_matches,
     group_matches,
     load_questions,
+    normalized,
     page_texts,
+    wrong_matches,
 )
 
 logging.getLogger("pypdf").setLevel(logging.ERROR)
 QUESTIONS = load_questions()
 ANSWERABLE = [q for q in QUESTIONS.questions if q.answerable]
+TRAPS = [q for q in QUESTIONS.questions if q.kind in ("copy-trap", "wrong-binding")]
 
 
 @pytest.fixture(scope="module")
@@ -32,6 +37,9 @@ def texts() -> dict[tuple[str, int], str]:
     for q in ANSWERABLE:
         assert q.document is not None
         wanted.setdefault(q.document, set()).update(q.pages)
+    for q in TRAPS:
+        if q.lure:
+            wanted.setdefault(q.lure[0], set()).update(q.lure[1])
     found: dict[tuple[str, int], str] = {}
     for name, pages in wanted.items():
         for page, text in page_texts(QUESTIONS.document(name).file, sorted(pages)).items():
@@ -72,6 +80,64 @@ def test_answer_patterns_match_the_named_pages(question: Question, texts: dict[t
             assert any(group_matches(group, text) for group in question.answers), (question.id, page)
 
 
+def test_the_set_has_traps_and_real_documents_in_both_languages() -> None:
+    for lang in ("en", "zh"):
+        mine = [q for q in QUESTIONS.questions if q.lang == lang]
+        kinds = Counter(q.kind for q in mine)
+        assert kinds["copy-trap"] >= 6 and kinds["wrong-binding"] >= 6, (lang, kinds)
+        assert any(q.kind == "copy-trap" and q.answerable for q in mine), lang
+        assert any(q.kind == "copy-trap" and not q.answerable for q in mine), lang
+        real = [q for q in mine if QUESTIONS.source_of(q) == "real" and q.paraphrased]
+        assert len(real) >= 8, lang
+        assert all(QUESTIONS.source_of(q) for q in mine), "every question names a document or is about one"
+    assert {doc.source for doc in QUESTIONS.documents} == {"generated", "real"}
+
+
+def _with_lure(question: Question, texts: dict[tuple[str, int], str]) -> str:
+    assert question.document is not None
+    pages = [(question.document, p) for p in question.pages]
+    if question.lure:
+        pages += [(question.lure[0], p) for p in question.lure[1]]
+    return " ".join(texts[key] for key in pages)
+
+
+WRONG = [q for q in QUESTIONS.questions if q.wrong]
+
+
+@pytest.mark.parametrize("question", WRONG, ids=[q.id for q in WRONG])
+def test_wrong_figures_are_on_the_page_but_not_in_the_question(
+    question: Question, texts: dict[tuple[str, int], str]
+) -> None:
+    """What makes a trap: every wrong figure stands on the answer page (or the lure) beside the
+    right one, and none is in the question, so an answer that repeats the question is not failed."""
+    text = _with_lure(question, texts)
+    for group in question.wrong:
+        assert group_matches(group, text), (question.id, group)
+    assert not wrong_matches(question.wrong, question.question), question.id
+
+
+def _terms(text: str) -> set[str]:
+    """Words of two characters or more (Latin script) and character pairs (Chinese)."""
+    text = normalized(text).lower()
+    words = set(re.findall(r"[a-z0-9][a-z0-9.\-]*[a-z0-9]", text))
+    runs = re.findall(r"[\u4e00-\u9fff]+", text)
+    return words | {run[i : i + 2] for run in runs for i in range(len(run) - 1)}
+
+
+LURED = [q for q in QUESTIONS.questions if q.lure]
+
+
+@pytest.mark.parametrize("question", LURED, ids=[q.id for q in LURED])
+def test_a_copy_trap_lure_shares_the_questions_words(
+    question: Question, texts: dict[tuple[str, int], str]
+) -> None:
+    assert question.lure is not None
+    lure = " ".join(texts[(question.lure[0], p)] for p in question.lure[1])
+    asked = _terms(question.question)
+    shared = asked & _terms(lure)
+    assert len(shared) >= 2 and len(shared) >= 0.2 * len(asked), (question.id, sorted(shared))
+
+
 def test_answer_matching_needs_every_group() -> None:
     answers = [["Penrose"], [r"(?<!\d)(?<!\d[.,])1768(?!\d|[.,]\d)"]]
     assert answer_matches(answers, "Josiah Penrose built it in 1768.")
@@ -87,6 +153,28 @@ def test_a_malformed_question_is_refused(tmp_path: Path) -> None:
     path.parent.mkdir(parents=True)
     path.write_text(bad, encoding="utf-8")
     with pytest.raises(ValueError, match="kind 'trivia'"):
+        load_questions(path)
+
+
+@pytest.mark.parametrize(
+    ("old", "new", "message"),
+    [
+        ('"wrong": [', '"wrong": [], "unused": [', "needs wrong patterns"),
+        (', "source": "real"}', "}", "source ''"),
+        (
+            '"kind": "copy-trap", "paraphrased": false, "lure"',
+            '"kind": "copy-trap", "paraphrased": false, "x"',
+            "lure",
+        ),
+    ],
+)
+def test_a_malformed_trap_is_refused(tmp_path: Path, old: str, new: str, message: str) -> None:
+    text = QUESTIONS_FILE.read_text(encoding="utf-8")
+    assert old in text
+    path = tmp_path / "benchmarks" / "eval" / "questions.json"
+    path.parent.mkdir(parents=True)
+    path.write_text(text.replace(old, new, 1), encoding="utf-8")
+    with pytest.raises(ValueError, match=message):
         load_questions(path)
 
 
@@ -109,7 +197,9 @@ class _Hit:
     page_end: int
 
 
-def _question(pages: tuple[int, ...] = (3, 4), kind: str = "two-hop") -> Question:
+def _question(
+    pages: tuple[int, ...] = (3, 4), kind: str = "two-hop", wrong: tuple[tuple[str, ...], ...] = ()
+) -> Question:
     answerable = kind != "unanswerable"
     return Question(
         id="en-99",
@@ -120,6 +210,7 @@ def _question(pages: tuple[int, ...] = (3, 4), kind: str = "two-hop") -> Questio
         answers=((r"\b38\s*m",), ("Ellery",)) if answerable else (),
         kind=kind,
         paraphrased=False,
+        wrong=wrong,
     )
 
 
@@ -161,3 +252,44 @@ def test_answer_scores_accuracy_citations_and_refusals() -> None:
     assert summary["refusal_unanswerable"] == 1.0
     assert summary["support_rate"] is None
     assert summary["without_passages"] == pytest.approx(2 / 3)
+
+
+def test_an_answer_giving_the_other_figure_of_the_page_is_wrong() -> None:
+    trap = _question(kind="wrong-binding", wrong=((r"\b42\s*m",),))
+    right = {"answer": "Thomas Ellery's tower is 38 m tall.", "citations": []}
+    assert scoring.score_answer(trap, right).correct
+    mixed = {"answer": "Thomas Ellery's tower is 42 m tall, or 38 m.", "citations": []}
+    record = scoring.score_answer(trap, mixed)
+    assert not record.correct and record.extra["wrong_figure"]
+    assert scoring.score_answer(_question(), mixed).correct  # without wrong patterns, the same answer passes
+
+
+def test_the_split_report_has_a_row_per_source_and_trap_kind() -> None:
+    questions = QuestionSet(
+        QUESTIONS.documents,
+        (
+            Question(
+                "en-1",
+                "en",
+                "q",
+                "aurelia-kx40-manual.pdf",
+                (2,),
+                (("x",),),
+                "wrong-binding",
+                True,
+                (("y",),),
+            ),
+            Question("en-2", "en", "q", "debian-faq.en.txt", (6,), (("x",),), "fact", True),
+            Question("en-3", "en", "q", None, (), (), "copy-trap", False, lure=("debian-faq.en.txt", (29,))),
+        ),
+    )
+    records = [scoring.score_answer(q, {"answer": "x"}) for q in questions.questions]
+    rows = report.split_summaries(records, questions, scoring.summarize_answers)
+    assert {name: row["n"] for name, row in rows.items()} == {
+        "English, generated": 1,
+        "English, real": 2,
+        "English, copy traps": 1,
+        "English, wrong-binding traps": 1,
+    }
+    assert rows["English, real"]["accuracy"] == 0.5  # the fact is right, the copy trap was not refused
+    assert "| English, copy traps | 1 |" in report.table(rows, report.ANSWER_COLUMNS)
