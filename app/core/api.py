@@ -17,7 +17,17 @@ from app.core.passage import Citation, Hit, SearchResult
 
 if TYPE_CHECKING:  # loaded at first use (__getattr__ below): numpy, SQLAlchemy, FAISS stay unloaded
     from app.core.answering.checks import SentenceCheck
-    from app.core.answering.types import Answer, AnswerEvent, AskOptions, Delta, Finished, Metrics, Retrieved
+    from app.core.answering.locate import FoundSentence
+    from app.core.answering.types import (
+        Answer,
+        AnswerEvent,
+        AskOptions,
+        Delta,
+        Finished,
+        Located,
+        Metrics,
+        Retrieved,
+    )
     from app.core.ingest.pipeline import FileResult, IngestProgress, IngestReport, ProgressCallback
     from app.core.prompt.citations import marker_numbers
     from app.core.store.conversations import ChatSummary
@@ -26,9 +36,19 @@ if TYPE_CHECKING:  # loaded at first use (__getattr__ below): numpy, SQLAlchemy,
 
 _LAZY = {
     "SentenceCheck": "app.core.answering.checks",
+    "FoundSentence": "app.core.answering.locate",
     **{
         name: "app.core.answering.types"
-        for name in ("Answer", "AnswerEvent", "AskOptions", "Delta", "Finished", "Metrics", "Retrieved")
+        for name in (
+            "Answer",
+            "AnswerEvent",
+            "AskOptions",
+            "Delta",
+            "Finished",
+            "Located",
+            "Metrics",
+            "Retrieved",
+        )
     },
     **{
         name: "app.core.ingest.pipeline"
@@ -124,9 +144,11 @@ __all__ = [
     "Finished",
     "FolioApi",
     "FolioError",
+    "FoundSentence",
     "Hit",
     "IngestProgress",
     "IngestReport",
+    "Located",
     "Metrics",
     "ModelError",
     "ModelInfo",

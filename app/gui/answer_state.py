@@ -10,7 +10,7 @@ from PySide6.QtCore import QObject, Signal
 from app.core.api import Citation, Hit
 
 if TYPE_CHECKING:
-    from app.core.api import Answer
+    from app.core.api import Answer, FoundSentence
 
 # phases of an answer
 WAITING = "waiting"  # submitted, no token yet (queue, retrieve, prefill)
@@ -26,6 +26,7 @@ class AnswerState(QObject):
 
     text_flushed = Signal(str, str)  # new thinking text, new answer text
     figures_changed = Signal()
+    located_changed = Signal()
     finished = Signal()
 
     def __init__(self, question: str, thinking_requested: bool, parent: QObject | None = None) -> None:
@@ -44,6 +45,7 @@ class AnswerState(QObject):
         self.answer_tokens = 0
         self.thinking_tokens = 0
         self.retrieved: list[Hit] = []  # the passages found for the question
+        self.located: list[FoundSentence] = []  # the sentences that answer it, found before the model ran
         self.live_metrics: dict[str, Any] = {}
         self.phase = WAITING
         self.final: Answer | None = None  # the finished answer, as the core returned it
@@ -80,6 +82,11 @@ class AnswerState(QObject):
 
     def set_retrieved(self, hits: list[Hit]) -> None:
         self.retrieved = list(hits)
+
+    def set_located(self, found: list[FoundSentence]) -> None:
+        """The passage sentences Folio found for the question, before the model's first token."""
+        self.located = list(found)
+        self.located_changed.emit()
 
     @property
     def passages_given(self) -> list[Citation]:

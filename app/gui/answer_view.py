@@ -24,6 +24,7 @@ from PySide6.QtWidgets import (
 from app.core.api import Citation, SentenceCheck
 from app.gui.answer_marks import annotated_markdown, mark_unsupported
 from app.gui.answer_state import DONE, FAILED, AnswerState
+from app.gui.found_line import FoundLine
 from app.gui.markdown_stream import MarkdownStream, link_citations
 from app.gui.readout import breakdown, final_readout, live_readout
 
@@ -141,6 +142,10 @@ class AnswerView(QFrame):
         layout.addWidget(self.thinking_toggle)
         layout.addWidget(self.thinking_text)
 
+        self.found = FoundLine(self)
+        self.found.sentence_activated.connect(self.citation_activated)
+        layout.addWidget(self.found)
+
         self.body = MarkdownView(self)
         self.body.setObjectName("answerBody")
         self.body.citation_clicked.connect(self._citation_number)
@@ -188,9 +193,12 @@ class AnswerView(QFrame):
         self.sources.setVisible(False)
         layout.addWidget(self.sources)
 
+        state.located_changed.connect(self._show_found)
         state.text_flushed.connect(self._on_text)
         state.figures_changed.connect(self._on_figures)
         state.finished.connect(self._on_finished)
+        if state.located or (state.final is not None and state.final.located):
+            self._show_found()
         if state.phase in (DONE, FAILED):
             self._on_finished()
         else:
@@ -332,6 +340,12 @@ class AnswerView(QFrame):
                 if 0 <= start < end <= len(citation.text):
                     return citation.text[start:end]
         return citation.text
+
+    def _show_found(self) -> None:
+        final = self.state.final
+        self.found.show_found(
+            list(final.located) if final is not None and final.located else self.state.located
+        )
 
     def _source_link(self, link: str) -> None:
         scheme, _, number = link.partition(":")

@@ -56,7 +56,7 @@ class ChatController(QObject):
         folio = self.app.folio
         if folio is None or self.busy:
             return None
-        from app.core.api import AskOptions, Delta, Finished, Metrics, Retrieved
+        from app.core.api import AskOptions, Delta, Finished, Located, Metrics, Retrieved
 
         options = AskOptions(thinking=thinking, max_tokens=max_tokens, continue_from=continue_from)
         self.last_options = options
@@ -76,7 +76,7 @@ class ChatController(QObject):
                 batcher.flush()
                 if isinstance(event, Finished):
                     final = event.answer
-                elif isinstance(event, Metrics | Retrieved):
+                elif isinstance(event, Metrics | Retrieved | Located):
                     ctx.progress(event)
             batcher.flush()
             return final
@@ -90,6 +90,8 @@ class ChatController(QObject):
                 )
             elif isinstance(event, Retrieved):
                 state.set_retrieved(event.hits)
+            elif isinstance(event, Located):
+                state.set_located(event.found)
 
         view = self._view
         self.question_added.emit(question)

@@ -9,6 +9,7 @@ from datetime import UTC, datetime
 from pathlib import Path
 from typing import TYPE_CHECKING
 
+from app.core.answering.locate import locate
 from app.core.answering.types import (
     Answer,
     AnswerEvent,
@@ -16,6 +17,7 @@ from app.core.answering.types import (
     AskOptions,
     Delta,
     Finished,
+    Located,
     Retrieved,
 )
 from app.core.cancel import CancelToken
@@ -100,6 +102,8 @@ class FakeAnswerer:
         self.requests.append((question, options, chat_id))
         cancel = cancel or CancelToken()
         yield Retrieved(self.hits, 1.0)
+        if self.hits:  # Folio's located sentences come before the first token
+            yield Located(locate(question, self.hits, None), 2.0)
         self.started.set()
         text: list[str] = []
         for token in self.tokens:

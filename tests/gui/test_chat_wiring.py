@@ -8,6 +8,7 @@ from dataclasses import replace
 from PySide6.QtCore import Qt
 from pytestqt.qtbot import QtBot
 
+from app.core.passage import Citation, Hit
 from app.gui.answer_state import DONE
 from app.gui.tasks import Resource
 from tests.gui.conftest import WindowFactory
@@ -164,7 +165,7 @@ def test_budget_dialog_lists_the_parts(qtbot: QtBot, make_window: WindowFactory)
 def test_an_answer_without_citations_lists_the_passages_it_was_given(
     qtbot: QtBot, make_window: WindowFactory
 ) -> None:
-    from app.core.passage import Citation, Hit
+    from app.core.passage import Hit
 
     hits = [
         Hit(
@@ -237,3 +238,36 @@ def test_the_chat_list_does_not_wait_behind_a_long_ingestion(
             window.chat.refresh_chats()
     finally:
         release.set()
+
+
+def test_the_located_sentences_show_before_the_answer_and_open_their_page(
+    qtbot: QtBot, make_window: WindowFactory
+) -> None:
+    hits = [
+        Hit(
+            21,
+            1,
+            "guide.txt",
+            "/docs/guide.txt",
+            4,
+            4,
+            0,
+            60,
+            "Restart the inverter when the red fault light stays on.",
+            0.4,
+            0.6,
+        )
+    ]
+    answerer = FakeAnswerer(["word "] * 200, pause_s=0.005, hits=hits)
+    window = _ready(qtbot, make_window, answerer)
+    window.chat.ask("When should I restart the inverter?")
+    view = window.transcript.answer_views[0]
+    qtbot.waitUntil(lambda: view.found.isVisibleTo(view), timeout=10_000)
+    assert window.chat.busy  # shown while the answer still streams
+    assert "Found on guide.txt p. 4" in view.found.text() and "red fault light" in view.found.text()
+    opened: list[tuple[Citation, str]] = []
+    view.citation_activated.connect(lambda citation, sentence: opened.append((citation, sentence)))
+    view.found.linkActivated.emit("found:0")
+    assert opened and opened[0][0].chunk_id == 21 and "red fault light" in opened[0][1]
+    window.chat.stop()
+    qtbot.waitUntil(lambda: not window.chat.busy, timeout=10_000)

@@ -11,7 +11,16 @@ from sqlalchemy import select
 from sqlalchemy.orm import Session, sessionmaker
 
 from app.core.answering.pipeline import Answerer
-from app.core.answering.types import Answer, AnswerEvent, AskOptions, Delta, Finished, Metrics, Retrieved
+from app.core.answering.types import (
+    Answer,
+    AnswerEvent,
+    AskOptions,
+    Delta,
+    Finished,
+    Located,
+    Metrics,
+    Retrieved,
+)
 from app.core.cancel import CancelToken
 from app.core.config import Settings
 from app.core.errors import ModelError, UsageError
@@ -39,6 +48,7 @@ METRIC_KEYS = {
     "tpot_ms",
     "tokens_per_s",
     "total_ms",
+    "evidence_ms",
 }
 
 
@@ -58,9 +68,11 @@ def collect(events: Iterator[AnswerEvent]) -> list[AnswerEvent]:
 def test_events_come_in_order_and_the_json_contract_holds(answerer: Answerer) -> None:
     events = collect(answerer.ask_stream("What decides the time to first token?", AskOptions(max_tokens=80)))
     assert isinstance(events[0], Retrieved) and len(events[0].hits) == 3
+    # the sentences Folio located come before the model's first token
+    assert isinstance(events[1], Located) and events[1].evidence_ms > 0
     assert isinstance(events[-1], Finished)
     assert sum(isinstance(e, Finished) for e in events) == 1
-    assert all(isinstance(e, Delta | Metrics) for e in events[1:-1])
+    assert all(isinstance(e, Delta | Metrics) for e in events[2:-1])
     answer = events[-1].answer
     deltas = [e for e in events if isinstance(e, Delta)]
     assert "".join(d.text for d in deltas if d.channel == "answer").strip() == answer.answer
@@ -85,7 +97,10 @@ def test_events_come_in_order_and_the_json_contract_holds(answerer: Answerer) ->
     assert data["finish_reason"] in ("stop", "length")
     # every sentence checked, with offsets into the answer; citation correctness is held to the
     # default model in tests/integration/test_cited_answers.py (this fast model is often wrong)
-    assert data["sentences"] and {"support_rate", "wrong_citations", "gate_score"} <= set(data)
+    assert data["sentences"] and {"support_rate", "wrong_citations", "gate_score", "verdict"} <= set(data)
+    assert data["verdict"] in ("answered", "partly", "not_answered", "not_in_documents")
+    assert data["located"] and all(found["document"] and found["sentence"] for found in data["located"])
+    assert answer.metrics.evidence_ms is not None and answer.metrics.evidence_ms < answer.metrics.ttft_ms
     for sentence in data["sentences"]:
         assert data["answer"][sentence["start"] : sentence["end"]] == sentence["text"]
         assert sentence["source"] in ("model", "matched", "none")

@@ -3,17 +3,19 @@
 from __future__ import annotations
 
 import logging
+import time
 from collections.abc import Callable, Iterator
 
 from app.core.answering.checking import Verifier, lexical_verifier
 from app.core.answering.decode import decode
 from app.core.answering.finish import build_answer, check, gated_budget, persist
+from app.core.answering.locate import locate
 from app.core.answering.model_slot import ModelSlot
 from app.core.answering.options import ResolvedAsk, resolve_options
 from app.core.answering.run import AnswerRun
 from app.core.answering.scoring import Embed
 from app.core.answering.stages import PreparedPrompt, Search, prepare_prompt, retrieve
-from app.core.answering.types import Answer, AnswerEvent, AskOptions, Delta, Finished, Retrieved
+from app.core.answering.types import Answer, AnswerEvent, AskOptions, Delta, Finished, Located, Retrieved
 from app.core.cancel import CancelToken
 from app.core.config import Settings, SettingsOwner
 from app.core.errors import FolioError, UsageError
@@ -106,6 +108,8 @@ class Answerer:
         if not found.passes(ask.settings.grounding_threshold):
             yield from self._not_covered(run, engine, chat_id)
             return
+        yield self._locate(ask, run)
+        started = run.mark("locate", started)
         if cancel.cancelled:
             yield Finished(self._finish(run, "cancelled", chat_id))
             return
@@ -126,6 +130,16 @@ class Answerer:
         if len(final.answer) > len(streamed) and final.answer.startswith(streamed):
             yield Delta(final.answer[len(streamed) :], "answer", 0)  # Folio's note on an unsupported answer
         yield Finished(final)
+
+    def _locate(self, ask: ResolvedAsk, run: AnswerRun) -> Located:
+        """The passage sentences that answer the question, shown before the model's first token
+        (none when locating fails: the answer does not depend on it)."""
+        try:
+            run.located = locate(ask.question, run.hits, self._embed)
+        except Exception:
+            log.exception("locating the answer's sentences failed")
+        run.evidence_ms = (time.perf_counter() - run.submitted) * 1000.0
+        return Located(list(run.located), run.evidence_ms)
 
     def _not_covered(self, run: AnswerRun, engine: Engine, chat_id: int | None) -> Iterator[AnswerEvent]:
         """The gate's answer: the documents do not cover the question; the model is not called."""

@@ -7,6 +7,7 @@ from dataclasses import replace
 from pathlib import Path
 
 from app.core.answering.gate import GateScore
+from app.core.answering.locate import FoundSentence
 from app.core.answering.types import AnswerMetrics, Metrics
 from app.core.generate.engine import GenerationEnd
 from app.core.generate.model import Sampling
@@ -33,6 +34,8 @@ class AnswerRun:
         self.end: GenerationEnd | None = None
         self.grounded = True
         self.not_covered = False  # the gate found the documents do not cover the question
+        self.located: list[FoundSentence] = []  # the sentences Folio found before the model ran
+        self.evidence_ms: float | None = None
         self.gate: GateScore | None = None  # the best passage's evidence for the question
 
     def mark(self, span: str, started: float) -> float:
@@ -56,6 +59,7 @@ class AnswerRun:
             assemble_ms=self.spans.get("assemble", 0.0),
             prompt_tokens=self.budget.prompt_tokens if self.budget else 0,
             total_ms=total,
+            evidence_ms=self.evidence_ms,
         )
         if end is None:
             return base

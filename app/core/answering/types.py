@@ -6,6 +6,7 @@ from dataclasses import dataclass, field
 from typing import Any
 
 from app.core.answering.checks import Attribution, SentenceCheck
+from app.core.answering.locate import FoundSentence
 from app.core.generate.model import Sampling
 from app.core.passage import Citation, Hit
 from app.core.prompt.budget import Budget
@@ -45,6 +46,7 @@ class AnswerMetrics:
     tpot_ms: float | None = None
     tokens_per_s: float | None = None
     total_ms: float = 0.0
+    evidence_ms: float | None = None  # from the question to the sentences Folio located (Located)
 
     def to_json(self) -> dict[str, Any]:
         def rounded(value: float | None) -> float | None:
@@ -62,6 +64,7 @@ class AnswerMetrics:
             "tpot_ms": rounded(self.tpot_ms),
             "tokens_per_s": rounded(self.tokens_per_s),
             "total_ms": rounded(self.total_ms),
+            "evidence_ms": rounded(self.evidence_ms),
         }
 
     @classmethod
@@ -98,6 +101,7 @@ class Answer:
     gate_score: float | None = None  # the grounding gate's score of the best passage, in [0, 1]
     # answered | partly | not_answered | not_in_documents (answering/verdict.py); None: nothing to judge
     verdict: str | None = None
+    located: list[FoundSentence] = field(default_factory=list)  # the sentences shown before the answer
 
     @property
     def complete(self) -> bool:
@@ -130,6 +134,7 @@ class Answer:
             "wrong_citations": list(self.wrong_citations),
             "gate_score": self.gate_score,
             "verdict": self.verdict,
+            "located": [found.to_json() for found in self.located],
         }
 
     def trace(self) -> dict[str, Any]:
@@ -210,8 +215,16 @@ class Metrics:
 
 
 @dataclass(frozen=True)
+class Located:
+    """The passage sentences Folio found for the question, before the model's first token."""
+
+    found: list[FoundSentence]
+    evidence_ms: float  # from the question to now
+
+
+@dataclass(frozen=True)
 class Finished:
     answer: Answer
 
 
-AnswerEvent = Retrieved | Delta | Metrics | Finished
+AnswerEvent = Retrieved | Located | Delta | Metrics | Finished

@@ -1,0 +1,48 @@
+"""Where the answer is, shown before the model's conclusion: "Found on a.pdf p. 3: …" links."""
+
+from __future__ import annotations
+
+import html
+
+from PySide6.QtCore import Qt, Signal
+from PySide6.QtWidgets import QLabel, QWidget
+
+from app.core.api import FoundSentence
+
+
+class FoundLine(QLabel):
+    """The passage sentences Folio located for the question; each is a link that opens its page
+    with the sentence marked (`sentence_activated(citation, sentence)`)."""
+
+    sentence_activated = Signal(object, str)  # Citation, the sentence to mark
+
+    def __init__(self, parent: QWidget | None = None) -> None:
+        super().__init__(parent)
+        self.setObjectName("foundLine")
+        self.setWordWrap(True)
+        self.setTextFormat(Qt.TextFormat.RichText)
+        self.setAccessibleName(self.tr("Where the answer was found"))
+        self.linkActivated.connect(self._link)
+        self.found: list[FoundSentence] = []
+        self.setVisible(False)
+
+    def show_found(self, found: list[FoundSentence]) -> None:
+        self.found = list(found)
+        self.setVisible(bool(found))
+        rows = []
+        for index, item in enumerate(found):
+            c = item.citation
+            place = c.section or (
+                self.tr("p. {0}").format(c.page)
+                if c.page_end <= c.page
+                else self.tr("pp. {0}–{1}").format(c.page, c.page_end)
+            )
+            where = self.tr("Found on {0} {1}").format(c.document, place)
+            rows.append(f'<a href="found:{index}">{html.escape(where)}</a>: “{html.escape(item.sentence)}”')
+        self.setText("<br>".join(rows))
+
+    def _link(self, link: str) -> None:
+        scheme, _, number = link.partition(":")
+        if scheme == "found" and number.isdigit() and int(number) < len(self.found):
+            item = self.found[int(number)]
+            self.sentence_activated.emit(item.citation, item.sentence)
