@@ -264,6 +264,42 @@ def test_a_follow_up_that_names_little_is_searched_with_the_previous_question(
     assert alone.grounded is False and queries[-1] == "And why did they rise?"
 
 
+def test_history_enters_the_prompt_only_for_a_follow_up_and_never_an_unsupported_answer(
+    answerer: Answerer, test_settings: Settings
+) -> None:
+    volcano = [make_hit(1, "The volcano readings rose in spring because magma fed the vents.", page=3)]
+    garden = [make_hit(1, "Unrelated text about gardening.", similarity=0.05)]
+
+    def search(query: str, k: int) -> SearchResult:
+        return SearchResult(query, (volcano if "volcano" in query else garden)[:k], 1.0)
+
+    chat = make_answerer(test_settings, answerer.conversations.sessions, search, engine=answerer.slot.engine)
+    chat_id = chat.conversations.create()
+    good = {"verdict": "answered"}
+    chat.conversations.save(
+        AnswerRecord("What did the volcano readings show?", "They rose in spring [1].", "", "stop", [], good),
+        chat_id,
+    )
+    options = AskOptions(max_tokens=8)
+    # a new question that names its subject stands on its own: no history in its prompt
+    fresh = ask(chat, "Why did the volcano readings rise?", options, chat_id=chat_id)
+    assert fresh.budget is not None and fresh.budget.history_turns_used == 0
+    assert fresh.budget.history_tokens == 0
+    # a follow-up that names little of its subject gets the chat's trusted answers
+    follow = ask(chat, "And why did they rise?", options, chat_id=chat_id)
+    assert follow.budget is not None and follow.budget.history_turns_used >= 1
+    # an answer Folio found unsupported or not answering is never fed back as fact
+    chat2 = chat.conversations.create()
+    bad = {"verdict": "not_answered", "support_rate": 0.0}
+    chat.conversations.save(
+        AnswerRecord("What did the volcano readings show?", "They fell in winter [1].", "", "stop", [], bad),
+        chat2,
+    )
+    after_bad = ask(chat, "And why did they rise?", options, chat_id=chat2)
+    assert after_bad.budget is not None and after_bad.budget.history_turns_used == 0
+    assert after_bad.passages and after_bad.passages[0].page == 3  # the re-search still used it
+
+
 def test_missing_model_gives_an_error_answer_naming_the_file(
     sessions: sessionmaker[Session], tmp_path: Path
 ) -> None:

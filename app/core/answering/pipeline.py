@@ -98,6 +98,7 @@ class Answerer:
                 self._search, ask.question, ask.passages_k, turns, ask.settings.grounding_threshold
             )
             run.hits, run.retrieval_ms, run.gate = found.hits, found.retrieval_ms, found.gate
+            run.follow_up = found.follow_up
         except Exception as exc:
             run.mark("retrieve", started)
             yield Retrieved([], 0.0)
@@ -156,7 +157,7 @@ class Answerer:
             self.slot.load()
         info = engine.load()
         started = run.mark("load", started)
-        prompt = prepare_prompt(ask, engine, info, run.hits, turns, self._embed, run.submitted)
+        prompt = prepare_prompt(ask, engine, info, run.hits, turns, self._embed, run.submitted, run.follow_up)
         run.budget, run.passages = prompt.budget, prompt.passages
         if prompt.continued:
             run.answer.append(prompt.continued)

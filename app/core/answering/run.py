@@ -33,6 +33,7 @@ class AnswerRun:
         self.thinking: list[str] = []
         self.end: GenerationEnd | None = None
         self.grounded = True
+        self.follow_up = False  # the question depends on the chat (stages.Retrieval.follow_up)
         self.not_covered = False  # the gate found the documents do not cover the question
         self.located: list[FoundSentence] = []  # the sentences Folio found before the model ran
         self.evidence_ms: float | None = None

@@ -8,6 +8,7 @@ from dataclasses import dataclass, replace
 
 from app.core.answering.excerpts import select_excerpts
 from app.core.answering.gate import GateScore, gate_score
+from app.core.answering.history import prompt_history, question_in_its_language
 from app.core.answering.options import ResolvedAsk
 from app.core.answering.scoring import Embed
 from app.core.errors import UsageError
@@ -29,6 +30,7 @@ class Retrieval:
     hits: list[Hit]
     retrieval_ms: float
     gate: GateScore
+    follow_up: bool = False  # the question alone did not cover its subject: it depends on the chat
 
     def passes(self, threshold: float) -> bool:
         """True when the model should be asked: passages found and the best covers the question."""
@@ -48,8 +50,8 @@ def retrieve(search: Search, question: str, k: int, turns: Sequence[Turn], thres
     gate = gate_score(query, again.hits)
     spent = found.retrieval_ms + again.retrieval_ms
     if again.hits and gate.score > found.gate.score:
-        return Retrieval(list(again.hits), spent, gate)
-    return replace(found, retrieval_ms=spent)
+        return Retrieval(list(again.hits), spent, gate, follow_up=True)
+    return replace(found, retrieval_ms=spent, follow_up=True)
 
 
 @dataclass(frozen=True)
@@ -72,18 +74,21 @@ def prepare_prompt(
     turns: Sequence[Turn],
     embed: Embed | None,
     submitted: float,
+    follow_up: bool = False,
 ) -> PreparedPrompt:
     """The prompt within the token budget: the passages as the prompt shows them, best-first, then
-    the newest history turns; a continuation resumes inside the assistant turn."""
+    the newest history turns (a follow-up's trusted turns only: history.py); a continuation resumes
+    inside the assistant turn."""
     settings = ask.settings
     target_s = settings.ttft_target_s
     rate = engine.prefill_rate() if target_s > 0 else None
     escape = engine.escape_special
-    history = [HistoryTurn(escape(turn.question), escape(turn.answer)) for turn in turns]
+    shown_turns = prompt_history(ask.question, turns, follow_up)
+    history = [HistoryTurn(escape(turn.question), escape(turn.answer)) for turn in shown_turns]
     shown = prompt_passages(ask, hits, turns, embed)
     plan = assemble(
         engine,
-        escape(ask.question),
+        escape(question_in_its_language(ask.question, shown_turns)),
         [replace(hit, text=escape(hit.text)) for hit in shown],
         history,
         n_ctx=info.n_ctx,

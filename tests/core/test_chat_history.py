@@ -1,0 +1,33 @@
+"""The chat history policy: history only for a follow-up, trusted answers only, the question's language."""
+
+from __future__ import annotations
+
+from app.core.answering.history import prompt_history, question_in_its_language, trusted
+from app.core.store.conversations import Turn
+
+
+def _turn(question: str, trace: dict[str, object]) -> Turn:
+    return Turn(question, "an answer [1].", dict(trace))
+
+
+def test_only_a_follow_up_gets_history_and_only_trusted_answers() -> None:
+    turns = [
+        _turn("What did the readings show?", {"verdict": "answered"}),
+        _turn("When?", {"verdict": "not_answered"}),
+        _turn("Where?", {"support_rate": 0.0}),  # an older trace without a verdict: nothing supported
+        _turn("Who?", {"support_rate": 0.5}),
+        _turn("Which?", {"verdict": "partly"}),
+    ]
+    assert prompt_history("Why did the readings rise?", turns, follow_up=False) == []
+    shown = prompt_history("And why?", turns, follow_up=True)
+    assert [t.question for t in shown] == ["What did the readings show?", "Who?", "Which?"]
+    assert not trusted(_turn("x", {"verdict": "not_in_documents"}))
+
+
+def test_a_question_in_another_language_than_the_chat_asks_for_its_own() -> None:
+    english = [_turn("Why is the first token slower?", {"verdict": "answered"})]
+    chinese = [_turn("为什么第一个词慢？", {"verdict": "answered"})]
+    assert question_in_its_language("那后面的词呢？", english).endswith("（请用中文回答这个问题。）")
+    assert question_in_its_language("And the next ones?", chinese).endswith("English.)")
+    assert question_in_its_language("那后面的词呢？", chinese) == "那后面的词呢？"
+    assert question_in_its_language("那后面的词呢？", []) == "那后面的词呢？"
