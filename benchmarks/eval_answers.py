@@ -36,6 +36,7 @@ sys.path.insert(0, str(REPO))
 from app.core.config import EMBED_PRECISIONS, Settings  # noqa: E402
 from app.core.qa import Folio, build_services  # noqa: E402
 from benchmarks.evaluation import report, scoring  # noqa: E402
+from benchmarks.evaluation.chats import summarize_chats  # noqa: E402
 from benchmarks.evaluation.dataset import Question, QuestionSet, load_questions  # noqa: E402
 from benchmarks.evaluation.library import prepared_library, working_copy  # noqa: E402
 
@@ -54,6 +55,7 @@ def parse_args(argv: Sequence[str] | None = None) -> argparse.Namespace:
     parser.add_argument("--limit", type=int, help="only the first N questions of each language")
     parser.add_argument("--ids", help="only these question ids, comma-separated")
     parser.add_argument("--retrieval-only", action="store_true", help="skip the answers")
+    parser.add_argument("--no-chats", action="store_true", help="skip the chat scenarios (eval/chats.json)")
     parser.add_argument("--max-tokens", type=int, default=256, help="answer length limit (default 256)")
     parser.add_argument("--threads", type=int, default=0, help="llama.cpp threads (0: automatic)")
     parser.add_argument(
@@ -176,6 +178,12 @@ def main(argv: Sequence[str] | None = None) -> int:
         try:
             retrieval = run_retrieval(folio, chosen)
             answers = [] if args.retrieval_only else run_answers(folio, chosen, args.max_tokens)
+            chats = []
+            if not args.retrieval_only and not args.no_chats and not any((args.lang, args.limit, args.ids)):
+                from app.core.answering.types import AskOptions
+                from benchmarks.evaluation.chats import run_chats
+
+                chats = run_chats(folio, AskOptions(max_tokens=args.max_tokens, temperature=0.0, seed=SEED))
         finally:
             folio.close()
 
@@ -198,6 +206,12 @@ def main(argv: Sequence[str] | None = None) -> int:
         print("\n### Answers by source of the document (generated, real), and traps\n")
         print(report.table(split["answers"], report.ANSWER_COLUMNS))
 
+    if chats:
+        summary = summarize_chats(chats)
+        print(
+            f"\nChat scenarios: {summary['ok']} of {summary['turns']} turns right (history as expected "
+            f"{summary['history_right']}, answer in the question's language {summary['language_right']})"
+        )
     selection = {"lang": args.lang, "limit": args.limit, "ids": args.ids}
     document = {
         "date": datetime.now(UTC).isoformat(timespec="seconds"),
@@ -208,6 +222,7 @@ def main(argv: Sequence[str] | None = None) -> int:
         "selection": selection,
         "library": library.name,
         "summary": {"retrieval": retrieval_summary, "answers": answer_summary, "split": split},
+        "chats": summarize_chats(chats) if chats else None,
         "retrieval": [asdict(r) for r in retrieval],
         "answers": [r.to_json() for r in answers],
     }
