@@ -56,6 +56,7 @@ def parse_args(argv: Sequence[str] | None = None) -> argparse.Namespace:
     parser.add_argument("--ids", help="only these question ids, comma-separated")
     parser.add_argument("--retrieval-only", action="store_true", help="skip the answers")
     parser.add_argument("--no-chats", action="store_true", help="skip the chat scenarios (eval/chats.json)")
+    parser.add_argument("--chats-only", action="store_true", help="only the chat scenarios (no question set)")
     parser.add_argument("--max-tokens", type=int, default=256, help="answer length limit (default 256)")
     parser.add_argument("--threads", type=int, default=0, help="llama.cpp threads (0: automatic)")
     parser.add_argument(
@@ -176,10 +177,13 @@ def main(argv: Sequence[str] | None = None) -> int:
     with tempfile.TemporaryDirectory(prefix="folio-eval-") as scratch:
         folio = build_services(settings, working_copy(library, Path(scratch)))
         try:
-            retrieval = run_retrieval(folio, chosen)
-            answers = [] if args.retrieval_only else run_answers(folio, chosen, args.max_tokens)
+            retrieval = [] if args.chats_only else run_retrieval(folio, chosen)
+            answers = (
+                [] if args.retrieval_only or args.chats_only else run_answers(folio, chosen, args.max_tokens)
+            )
             chats = []
-            if not args.retrieval_only and not args.no_chats and not any((args.lang, args.limit, args.ids)):
+            whole = not any((args.lang, args.limit, args.ids))
+            if args.chats_only or (whole and not args.retrieval_only and not args.no_chats):
                 from app.core.answering.types import AskOptions
                 from benchmarks.evaluation.chats import run_chats
 
