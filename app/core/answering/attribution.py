@@ -281,7 +281,10 @@ def _on_subject(
     supporting span covers enough of the question's subject."""
     if not check.supported:
         return check
-    if all(misbound_numbers(scores.terms, subject, passages[n - 1].sentences) for n in check.citations):
+    if all(
+        misbound_numbers(check.text, scores.terms, subject, passages[n - 1].sentences)
+        for n in check.citations
+    ):
         return replace(
             check,
             citations=(),

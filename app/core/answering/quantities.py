@@ -84,3 +84,27 @@ def clashes(claimed: frozenset[Quantity], held: frozenset[Quantity]) -> int:
     not at all, is no clash (the other checks judge it)."""
     numbers = {number for number, _ in held}
     return sum(1 for quantity in claimed if quantity not in held and quantity[0] in numbers)
+
+
+# What a unit measures: two figures compete for one subject only when they measure the same thing.
+_DIMENSIONS = {
+    **dict.fromkeys(("m", "km", "cm", "mm", "ft", "inch"), "length"),
+    **dict.fromkeys(("l", "ml"), "volume"),
+    **dict.fromkeys(("kg", "g", "t"), "mass"),
+    **dict.fromkeys(("s", "min", "h", "day", "week", "month", "year"), "time"),
+    **dict.fromkeys(("byte", "kb", "kib", "mb", "mib", "gb", "gib", "tb"), "data"),
+    **dict.fromkeys(("w", "kw"), "power"),
+    **dict.fromkeys(("hz", "khz", "mhz", "ghz"), "frequency"),
+}
+
+
+def number_kinds(numbers: frozenset[str], held: frozenset[Quantity]) -> dict[str, str]:
+    """What each number of a text is: the dimension of its unit ("time", "volume", …) when the text
+    gives it one, else "plain:N" with N its count of integer digits (a year, a port, a count)."""
+    kinds: dict[str, str] = {}
+    for number, unit in held:
+        kinds.setdefault(number, _DIMENSIONS.get(unit, unit))
+    for number in numbers:
+        digits = len(number.split(".")[0].replace(",", ""))
+        kinds.setdefault(number, f"plain:{digits}")
+    return kinds

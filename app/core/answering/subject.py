@@ -8,6 +8,8 @@ from collections.abc import Sequence
 from dataclasses import dataclass
 
 from app.core.answering.gate import question_terms
+from app.core.answering.lexical import normalize
+from app.core.answering.quantities import number_kinds, quantities
 from app.core.answering.scoring import WeightedTerms, Weights
 from app.core.keywords import is_number
 
@@ -38,6 +40,11 @@ class PassageSentences:
     spans: Sequence[Span]
     texts: Sequence[str]
     terms: Sequence[frozenset[str]]
+
+    def number_kinds(self, index: int) -> dict[str, str]:
+        """The numbers of sentence `index` with what each measures (quantities.number_kinds)."""
+        numbers = frozenset(t for t in self.terms[index] if is_number(t))
+        return number_kinds(numbers, quantities(normalize(self.texts[index])))
 
 
 class QuestionSubject:
@@ -89,28 +96,31 @@ def about_question(
 
 
 def misbound_numbers(
-    sentence_terms: Sequence[str], subject: QuestionSubject, passage: PassageSentences
+    sentence_text: str, sentence_terms: Sequence[str], subject: QuestionSubject, passage: PassageSentences
 ) -> int:
     """How many of the sentence's numbers the passage states for something else: every passage
     sentence holding the number is about the question's subject clearly less than another sentence
-    that holds a different number ("The drip tray holds 0.6 L" against "The water tank holds 1.8 L",
-    for "How much does the tank hold?")."""
+    that holds a different figure of the same kind ("The drip tray holds 0.6 L" against "The water
+    tank holds 1.8 L", for "How much does the tank hold?"; a page number is no rival to a height)."""
     if not subject.known:
         return 0
-    claimed = {term for term in sentence_terms if is_number(term)}
+    claimed = frozenset(term for term in sentence_terms if is_number(term))
+    claimed_kinds = number_kinds(claimed, quantities(normalize(sentence_text)))
     with_numbers = [i for i, terms in enumerate(passage.terms) if any(is_number(t) for t in terms)]
     context = {i: subject.in_context(passage, i) for i in with_numbers}
+    kinds = {i: passage.number_kinds(i) for i in with_numbers}
     count = 0
     for number in claimed:
         holders = [i for i in with_numbers if number in passage.terms[i]]
         if not holders:
             continue  # not in this passage at all: the support score judges that
         mine = max(context[i] for i in holders)
+        kind = claimed_kinds.get(number)
         rivals = [
             i
             for i in with_numbers
             if context[i] >= mine + BINDING_MARGIN
-            and any(is_number(t) and t not in claimed for t in passage.terms[i])
+            and any(other not in claimed and other_kind == kind for other, other_kind in kinds[i].items())
         ]
         count += bool(rivals)
     return count
