@@ -16,6 +16,7 @@ from app.core.config import Settings, SettingsOwner
 from app.core.embed.binding import bind_library_embedder
 from app.core.embed.embedder import Embedder
 from app.core.index.consistency import VerifyReport, verify_library
+from app.core.index.scripts import ScriptPartition
 from app.core.index.sync import apply_change, open_vector_index, refresh_index
 from app.core.index.vector_index import INDEX_FILE, VectorIndex
 from app.core.ingest.pipeline import Ingester, IngestReport, ProgressCallback
@@ -61,6 +62,7 @@ class Folio:
         self._answerer: Answerer | None = None
         self._slot: ModelSlot | None = None
         self._embedder_bound = False
+        self._scripts = ScriptPartition(self.store)  # which chunks are CJK, read as they come
         self._lock = threading.RLock()
 
     @property
@@ -170,7 +172,8 @@ class Folio:
     def search(self, query: str, k: int | None = None) -> SearchResult:
         index = self._ready()
         refresh_index(index, self.store)  # another process may have written since
-        return Retriever(self.store, index, self.embedder).search(query, k or self.settings.passages_k)
+        retriever = Retriever(self.store, index, self.embedder, scripts=self._scripts)
+        return retriever.search(query, k or self.settings.passages_k)
 
     def documents(self) -> list[DocumentInfo]:
         return self.store.documents()

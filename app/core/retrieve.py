@@ -11,6 +11,7 @@ import numpy as np
 
 from app.core.embed.embedder import Embedder
 from app.core.errors import UsageError
+from app.core.index.scripts import ScriptPartition
 from app.core.index.vector_index import VectorIndex
 from app.core.keywords import terms_query, trigram_query
 from app.core.normalize import normalize_text
@@ -30,11 +31,18 @@ RRF_K = 10  # damps the head of each ranking; tuned on the eval (the usual 60 le
 
 @dataclass(frozen=True)
 class LegWeights:
-    """How much each ranking's vote counts in the fusion (0 = that leg is not run)."""
+    """How much each ranking's vote counts in the fusion (0 = that leg is not run).
+
+    `other_script` None: one dense ranking over every chunk. Otherwise the dense leg is two
+    rankings, one among the chunks in the query's own script (weight `dense`) and one among the
+    others (this weight): a multilingual embedder scores passages in the question's language
+    higher whatever they say, so a page in the other language is only found ranked among its own.
+    """
 
     dense: float
     terms: float
     trigram: float
+    other_script: float | None = None
 
 
 # Tuned on the retrieval eval (benchmarks/eval: 70 answerable questions, English and Chinese) by a
@@ -45,6 +53,12 @@ class LegWeights:
 WEIGHTS = {
     "latin": LegWeights(dense=0.5, terms=1.0, trigram=1.0),
     "cjk": LegWeights(dense=0.25, terms=1.0, trigram=0.5),
+}
+# For an embedder trained on both languages (Embedder.multilingual): the dense leg ranked per
+# script; chosen on the retrieval eval's same- and cross-language questions (bench_embedders.py).
+MULTILINGUAL_WEIGHTS = {
+    "latin": LegWeights(dense=0.5, terms=1.0, trigram=1.0, other_script=0.5),
+    "cjk": LegWeights(dense=0.5, terms=1.0, trigram=0.5, other_script=0.5),
 }
 
 
@@ -85,12 +99,21 @@ class Retriever:
         embedder: Embedder,
         candidates: int = 50,
         weights: dict[str, LegWeights] | None = None,
+        scripts: ScriptPartition | None = None,
     ) -> None:
         self.store = store
         self.index = index
         self.embedder = embedder
         self.candidates = candidates
-        self.weights = weights or WEIGHTS
+        self.weights = weights or (MULTILINGUAL_WEIGHTS if embedder.multilingual else WEIGHTS)
+        self._scripts = scripts
+
+    @property
+    def scripts(self) -> ScriptPartition:
+        """Which chunks are CJK (built here when the caller keeps none: a whole read of the texts)."""
+        if self._scripts is None:
+            self._scripts = ScriptPartition(self.store)
+        return self._scripts
 
     def rankings(self, normalized: str, pool: int) -> tuple[np.ndarray, list[list[int]], list[float]]:
         """The query's vector, and each leg's ranking of chunk ids (best first) with the leg's
@@ -102,12 +125,26 @@ class Retriever:
         ]
         legs: list[tuple[float, list[int]]] = []
         try:
-            query_vector = self.embedder.embed([normalized])[0]
-            if weights.dense > 0:
-                legs.append((weights.dense, [cid for cid, _ in self.index.search(query_vector, pool)]))
+            query_vector = self.embedder.embed_query([normalized])[0]
+            legs += self.dense_legs(query_vector, query_script(normalized), weights, pool)
         finally:
             legs += [(weight, future.result()) for weight, future in keyword]
         return query_vector, [ranking for _, ranking in legs], [weight for weight, _ in legs]
+
+    def dense_legs(
+        self, query_vector: np.ndarray, script: str, weights: LegWeights, pool: int
+    ) -> list[tuple[float, list[int]]]:
+        """(weight, ranking) of the dense leg: one ranking, or one per script (LegWeights)."""
+        if weights.other_script is None:
+            if weights.dense <= 0:
+                return []
+            return [(weights.dense, [cid for cid, _ in self.index.search(query_vector, pool)])]
+        other = "latin" if script == "cjk" else "cjk"
+        return [
+            (weight, [cid for cid, _ in self.index.search(query_vector, pool, self.scripts.selector(name))])
+            for weight, name in ((weights.dense, script), (weights.other_script, other))
+            if weight > 0
+        ]
 
     def keyword_legs(self, normalized: str) -> list[tuple[float, str, str]]:
         """(weight, table, FTS5 expression) of each keyword leg this query runs."""
