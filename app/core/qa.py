@@ -46,13 +46,20 @@ class Folio:
         self,
         settings: Settings | SettingsOwner,
         library_dir: Path,
-        embedder: Embedder,
+        embedder: Embedder | None = None,
         engine: Engine | None = None,
+        embedder_for: Callable[[Path], Embedder] | None = None,
     ) -> None:
+        """Without an `embedder`, the library's own (its recorded model, when installed) or, for a
+        new library, the settings' one; `embedder_for` makes it from the folder (a cache may)."""
         self.settings_owner = settings if isinstance(settings, SettingsOwner) else SettingsOwner(settings)
         self.library_dir = library_dir
-        self.embedder = embedder
         self.store = LibraryStore(library_dir)
+        if embedder is None:
+            folder = self.settings.embed_model_path(self.store.meta("embed_model"))
+            precision = self.settings.embed_precision
+            embedder = embedder_for(folder) if embedder_for else Embedder(folder, precision=precision)
+        self.embedder = embedder
         self.conversations = ConversationStore(self.store.sessions)
         self.index_path = library_dir / INDEX_FILE
         self.notices: list[str] = []
@@ -273,12 +280,9 @@ def build_services(
     *,
     embedder: Embedder | None = None,
     engine: Engine | None = None,
+    embedder_for: Callable[[Path], Embedder] | None = None,
 ) -> Folio:
-    """The composition root: the CLI, the GUI and the tests build Folio here."""
+    """The composition root: the CLI, the GUI and the tests build Folio here. The embedder is the
+    one given, else the library's own or the settings' (Folio)."""
     settings.validate()
-    return Folio(
-        settings,
-        library_dir,
-        embedder or Embedder(settings.embed_model_path(), precision=settings.embed_precision),
-        engine,
-    )
+    return Folio(settings, library_dir, embedder, engine, embedder_for)

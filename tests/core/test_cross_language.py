@@ -158,3 +158,20 @@ def test_a_search_among_some_ids_keeps_to_them_in_both_layouts() -> None:
         assert all(cid % 2 == 0 for cid, _ in index.search(vectors[3], 10, even))
         odd = index.search(vectors[3], 10, faiss.IDSelectorNot(even))
         assert odd[0][0] == 3 and all(cid % 2 == 1 for cid, _ in odd)
+
+
+def test_a_library_opens_with_the_embedder_that_wrote_it(
+    tmp_path: Path, multilingual_embedder: Embedder
+) -> None:
+    note = tmp_path / "note.txt"
+    note.write_text("永安桥共有七个桥孔。\n", encoding="utf-8")
+    made = build_services(Settings(), tmp_path / "library", embedder=multilingual_embedder)
+    made.ingest([note])
+    made.close()
+    reopened = build_services(Settings(), tmp_path / "library")  # no embedder set: the library's own
+    assert reopened.embedder.model_dir == multilingual_embedder.model_dir
+    assert reopened.search("How many arches does the bridge have?", 1).hits[0].document == "note.txt"
+    reopened.close()
+    fresh = build_services(Settings(), tmp_path / "new-library")
+    assert fresh.embedder.model_dir == Settings().embed_model_path()  # a new library: the default
+    fresh.close()
