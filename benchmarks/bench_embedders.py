@@ -69,7 +69,9 @@ def configurations(multilingual: bool) -> dict[str, dict[str, LegWeights]]:
     def dense(weights: dict[str, LegWeights]) -> dict[str, LegWeights]:
         return {s: dataclasses.replace(w, terms=0.0, trigram=0.0) for s, w in weights.items()}
 
-    return {"dense": dense(one), "dense per-script": dense(per), "hybrid": one, "hybrid per-script": per}
+    # dense only, per script: the two scripts' rankings with equal votes (interleaved)
+    even = {s: dataclasses.replace(w, other_script=w.dense, apart=False) for s, w in dense(one).items()}
+    return {"dense": dense(one), "dense per-script": even, "hybrid": one, "hybrid per-script": per}
 
 
 def search_all(folio: Folio, questions: Sequence[Question], weights: dict[str, LegWeights]) -> list[Any]:
@@ -235,7 +237,7 @@ def weight_grid(folio: Folio, questions: Sequence[Question]) -> list[dict[str, A
     """Hybrid per-script retrieval for other-script dense weights, the embedder's weights otherwise."""
     base = MULTILINGUAL_WEIGHTS if folio.embedder.multilingual else WEIGHTS
     rows = []
-    for other in (0.5, 0.8, 1.0, 1.5, 2.0):
+    for other in (0.5, 0.6, 0.8, 1.0, 1.5):
         weights = {s: dataclasses.replace(w, other_script=other) for s, w in base.items()}
         summary = summary_rows(search_all(folio, questions, weights))
         rows.append({"other_script": other, "summary": summary})

@@ -35,14 +35,17 @@ class LegWeights:
 
     `other_script` None: one dense ranking over every chunk. Otherwise two dense rankings, one
     among the chunks in the query's own script (weight `dense`) and one among the others (this
-    weight): a multilingual embedder scores passages in the question's language higher whatever
-    they say, so a page in the other language is found only when ranked among its own.
+    weight): a page in the other language is then not crowded out by the question's own. With
+    `apart`, the other script's ranking is not one more leg but a list of its own, fused by rank
+    with the fusion of all the rest: its best passages come in among the first few whatever the
+    keyword legs found in the question's language.
     """
 
     dense: float
     terms: float
     trigram: float
     other_script: float | None = None
+    apart: bool = False
 
 
 # Tuned on the retrieval eval (benchmarks/eval: 70 answerable questions, English and Chinese) by a
@@ -61,8 +64,8 @@ WEIGHTS = {
 # other script's chunks is worth more. Both `other_script` weights: bench_embedders.py --grid over
 # the eval's same- and cross-language questions (benchmarks/README.md, "Embedders").
 MULTILINGUAL_WEIGHTS = {
-    "latin": LegWeights(dense=0.5, terms=1.0, trigram=1.0, other_script=1.5),
-    "cjk": LegWeights(dense=0.5, terms=1.0, trigram=0.5, other_script=1.5),
+    "latin": LegWeights(dense=0.5, terms=1.0, trigram=1.0, other_script=0.8, apart=True),
+    "cjk": LegWeights(dense=0.5, terms=1.0, trigram=0.5, other_script=0.8, apart=True),
 }
 
 
@@ -134,7 +137,12 @@ class Retriever:
             legs += self.dense_legs(query_vector, script, weights, pool)
         finally:
             legs += [(weight, future.result()) for weight, future in keyword]
-        return query_vector, reciprocal_rank_fusion([r for _, r in legs], [w for w, _ in legs])
+        if not (weights.apart and weights.other_script and weights.dense > 0):
+            return query_vector, reciprocal_rank_fusion([r for _, r in legs], [w for w, _ in legs])
+        apart = legs.pop(1)  # dense_legs: the own script's ranking, then the other script's
+        rest = reciprocal_rank_fusion([r for _, r in legs], [w for w, _ in legs])
+        own = [cid for cid, _ in sorted(rest.items(), key=lambda item: (-item[1], item[0]))]
+        return query_vector, reciprocal_rank_fusion([own, apart[1]], [1.0, apart[0]])
 
     def dense_legs(
         self, query_vector: np.ndarray, script: str, weights: LegWeights, pool: int

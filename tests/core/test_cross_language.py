@@ -103,9 +103,9 @@ def test_the_embedders_choose_their_fusion(multilingual_embedder: Embedder, embe
     Retriever.__init__(store, None, None, multilingual_embedder)  # type: ignore[arg-type]
     assert store.weights is MULTILINGUAL_WEIGHTS
     Retriever.__init__(store, None, None, embedder)  # type: ignore[arg-type]
-    assert store.weights is WEIGHTS  # MiniLM is English-only: its other-script ranking counts less
-    for script, weights in WEIGHTS.items():
-        assert (weights.other_script or 0) < (MULTILINGUAL_WEIGHTS[script].other_script or 0)
+    assert store.weights is WEIGHTS  # MiniLM is English-only: its other-script ranking is one more leg
+    assert not any(w.apart for w in WEIGHTS.values())
+    assert all(w.apart and w.other_script for w in MULTILINGUAL_WEIGHTS.values())
 
 
 def test_token_counts_and_splits_use_the_models_own_pieces(multilingual_embedder: Embedder) -> None:
