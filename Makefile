@@ -27,10 +27,10 @@ $(STAMP): pyproject.toml Makefile | $(BIN)/python
 system-libs: $(STAMP)
 	$(BIN)/python -m app.platform_check --install
 
-# The multilingual embedders too: a library can be indexed with one (Settings, reindex-library
-# --embedder), and the cross-language tests use them (tests/core/test_cross_language.py).
+# The multilingual embedder too: a library can be indexed with it (Settings, reindex-library
+# --embedder), and the cross-language tests use it (tests/core/test_cross_language.py).
 models: $(STAMP)
-	$(BIN)/python packaging/install_models.py models --with multilingual-e5-small-q4 --with use-multilingual-v3
+	$(BIN)/python packaging/install_models.py models --with use-multilingual-v3
 
 run: setup
 	$(BIN)/python -m app

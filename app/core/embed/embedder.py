@@ -38,8 +38,8 @@ class Embedder:
         self._engine: Engine | None = None
         self._identity: str | None = None
         self._lock = threading.Lock()
-        # Neither engine is thread-safe (the fast tokenizer says "Already borrowed"; the C engine
-        # has one set of buffers): the ingest and answer workers take turns for each call.
+        # The engines are not thread-safe (the fast tokenizer says "Already borrowed"; the numpy
+        # encoder sets its BLAS threads per call): the ingest and answer workers take turns.
         self._use_lock = threading.Lock()
 
     def _load(self) -> Engine:

