@@ -43,7 +43,10 @@ CONFIGS: dict[str, dict[str, Any]] = {
 
 def pick(questions: list[Question], count: int) -> list[Question]:
     """Answerable questions, the two languages taken in turn, spread over the set."""
-    by_lang = {lang: [q for q in questions if q.answerable and q.lang == lang] for lang in ("en", "zh")}
+    by_lang = {
+        lang: [q for q in questions if q.answerable and not q.cross and q.lang == lang]
+        for lang in ("en", "zh")
+    }
     chosen: list[Question] = []
     for index in range(count):
         pool = by_lang["en" if index % 2 == 0 else "zh"]

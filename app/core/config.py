@@ -69,8 +69,15 @@ class Settings:
     def chat_model_path(self) -> Path:
         return Path(self.model_path) if self.model_path else paths.default_chat_model()
 
-    def embed_model_path(self) -> Path:
-        return Path(self.embed_model_dir) if self.embed_model_dir else paths.default_embed_model()
+    def embed_model_path(self, recorded: str | None = None) -> Path:
+        """The embedding model folder: the one set; else a library's own (`recorded`: the folder
+        name the library stored) when set-up installed it, so a library keeps the embedder that
+        wrote it until it is re-indexed; else the default of new libraries."""
+        if self.embed_model_dir:
+            return Path(self.embed_model_dir)
+        if recorded and (paths.models_dir() / recorded).is_dir():
+            return paths.models_dir() / recorded
+        return paths.default_embed_model()
 
     def validate(self) -> None:
         """Raise UsageError naming the first invalid value."""

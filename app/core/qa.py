@@ -16,6 +16,7 @@ from app.core.config import Settings, SettingsOwner
 from app.core.embed.binding import bind_library_embedder
 from app.core.embed.embedder import Embedder
 from app.core.index.consistency import VerifyReport, verify_library
+from app.core.index.scripts import ScriptPartition
 from app.core.index.sync import apply_change, open_vector_index, refresh_index
 from app.core.index.vector_index import INDEX_FILE, VectorIndex
 from app.core.ingest.pipeline import Ingester, IngestReport, ProgressCallback
@@ -45,13 +46,20 @@ class Folio:
         self,
         settings: Settings | SettingsOwner,
         library_dir: Path,
-        embedder: Embedder,
+        embedder: Embedder | None = None,
         engine: Engine | None = None,
+        embedder_for: Callable[[Path], Embedder] | None = None,
     ) -> None:
+        """Without an `embedder`, the library's own (its recorded model, when installed) or, for a
+        new library, the settings' one; `embedder_for` makes it from the folder (a cache may)."""
         self.settings_owner = settings if isinstance(settings, SettingsOwner) else SettingsOwner(settings)
         self.library_dir = library_dir
-        self.embedder = embedder
         self.store = LibraryStore(library_dir)
+        if embedder is None:
+            folder = self.settings.embed_model_path(self.store.meta("embed_model"))
+            precision = self.settings.embed_precision
+            embedder = embedder_for(folder) if embedder_for else Embedder(folder, precision=precision)
+        self.embedder = embedder
         self.conversations = ConversationStore(self.store.sessions)
         self.index_path = library_dir / INDEX_FILE
         self.notices: list[str] = []
@@ -61,6 +69,7 @@ class Folio:
         self._answerer: Answerer | None = None
         self._slot: ModelSlot | None = None
         self._embedder_bound = False
+        self._scripts = ScriptPartition(self.store)  # which chunks are CJK, read as they come
         self._lock = threading.RLock()
 
     @property
@@ -170,7 +179,8 @@ class Folio:
     def search(self, query: str, k: int | None = None) -> SearchResult:
         index = self._ready()
         refresh_index(index, self.store)  # another process may have written since
-        return Retriever(self.store, index, self.embedder).search(query, k or self.settings.passages_k)
+        retriever = Retriever(self.store, index, self.embedder, scripts=self._scripts)
+        return retriever.search(query, k or self.settings.passages_k)
 
     def documents(self) -> list[DocumentInfo]:
         return self.store.documents()
@@ -270,12 +280,9 @@ def build_services(
     *,
     embedder: Embedder | None = None,
     engine: Engine | None = None,
+    embedder_for: Callable[[Path], Embedder] | None = None,
 ) -> Folio:
-    """The composition root: the CLI, the GUI and the tests build Folio here."""
+    """The composition root: the CLI, the GUI and the tests build Folio here. The embedder is the
+    one given, else the library's own or the settings' (Folio)."""
     settings.validate()
-    return Folio(
-        settings,
-        library_dir,
-        embedder or Embedder(settings.embed_model_path(), precision=settings.embed_precision),
-        engine,
-    )
+    return Folio(settings, library_dir, embedder, engine, embedder_for)

@@ -12,6 +12,7 @@ CJK_CHAR = (
 _CJK = re.compile(f"[{CJK_CHAR}]")
 _KANA = re.compile(r"[\u3040-\u30ff]")
 _HANGUL = re.compile(r"[\uac00-\ud7af]")
+_LATIN_WORD = re.compile(r"[A-Za-z\u00c0-\u024f]+")
 
 
 def is_cjk(char: str) -> bool:
@@ -33,3 +34,11 @@ def cjk_language(text: str) -> str | None:
     if _HANGUL.search(text):
         return "ko"
     return "zh"
+
+
+def text_script(text: str) -> str:
+    """ "cjk" when the text has at least a quarter as many CJK characters as Latin words, else
+    "latin": a Chinese passage quoting commands is Chinese, an English one naming a Chinese town is
+    English."""
+    cjk = len(_CJK.findall(text))
+    return "cjk" if cjk and cjk * 4 >= len(_LATIN_WORD.findall(text)) else "latin"

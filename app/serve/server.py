@@ -66,7 +66,7 @@ class _Library:
     def __init__(self, library_dir: Path) -> None:
         self.library_dir = library_dir
         self.folio: Folio | None = None
-        self._embedder: Embedder | None = None
+        self._embedders: dict[tuple[Path, str], Embedder] = {}  # kept loaded across rebuilds
         self._signature: tuple[tuple[int, int], ...] | None = None
 
     def _library_signature(self) -> tuple[tuple[int, int], ...]:
@@ -89,10 +89,15 @@ class _Library:
         settings = load_settings()
         changed_outside = self._signature is not None and self._library_signature() != self._signature
         if self.folio is None or settings != self.folio.settings or changed_outside:
-            if self._embedder is None or self._embedder.model_dir != settings.embed_model_path():
-                self._embedder = Embedder(settings.embed_model_path(), precision=settings.embed_precision)
+
+            def embedder_for(folder: Path) -> Embedder:
+                key = (folder.resolve(), settings.embed_precision)
+                if key not in self._embedders:
+                    self._embedders = {key: Embedder(folder, precision=settings.embed_precision)}
+                return self._embedders[key]
+
             self.close()
-            self.folio = build_services(settings, self.library_dir, embedder=self._embedder)
+            self.folio = build_services(settings, self.library_dir, embedder_for=embedder_for)
         return self.folio
 
     def note_done(self) -> None:

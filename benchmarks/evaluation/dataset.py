@@ -13,6 +13,8 @@ from app.core.normalize import normalize_text
 REPO = Path(__file__).resolve().parents[2]
 QUESTIONS_FILE = REPO / "benchmarks" / "eval" / "questions.json"
 LANGS = ("en", "zh")
+# A cross-language question asks in one language about a document in the other; its rows are apart.
+CROSS_DIRECTIONS = ("en→zh", "zh→en")
 KINDS = ("fact", "number", "two-hop", "unanswerable", "copy-trap", "wrong-binding")
 SOURCES = ("generated", "real")  # made by make_docs.py, or a document people wrote
 SHARED_PREFIX = "../shared/"
@@ -47,12 +49,26 @@ class Question:
     wrong: tuple[tuple[str, ...], ...] = ()  # an answer matching any of these is incorrect
     lure: tuple[str, tuple[int, ...]] | None = None  # copy trap: the page sharing the question's words
     about: str | None = None  # unanswerable: the document whose topic it is on
+    cross: bool = False  # asked in `lang` about a document in the other language
 
     @property
     def answerable(self) -> bool:
         if self.kind == "copy-trap":
             return bool(self.pages)
         return self.kind != "unanswerable"
+
+    @property
+    def direction(self) -> str:
+        """The row the question is reported in: its language, or "en→zh" / "zh→en" when cross."""
+        return direction(self.lang, self.cross)
+
+
+def direction(lang: str, cross: bool) -> str:
+    """ "en" or "zh" for a same-language question, else question language → document language."""
+    if not cross:
+        return lang
+    other = next(code for code in LANGS if code != lang)
+    return f"{lang}→{other}"
 
 
 @dataclass(frozen=True)
@@ -111,8 +127,10 @@ def load_questions(path: Path = QUESTIONS_FILE) -> QuestionSet:
             wrong=tuple(tuple(group) for group in raw.get("wrong", ())),
             lure=(raw["lure"]["document"], tuple(raw["lure"]["pages"])) if "lure" in raw else None,
             about=raw.get("about"),
+            cross=bool(raw.get("cross", False)),
         )
         _check_shape(question)
+        _check_language(question, documents)
         questions.append(question)
     return QuestionSet(documents, tuple(questions))
 
@@ -156,6 +174,20 @@ def _trap_problems(q: Question) -> list[str]:
     if q.about is not None and q.answerable:
         problems.append("only an unanswerable question is `about` a document")
     return problems
+
+
+def _check_language(q: Question, documents: Sequence[EvalDocument]) -> None:
+    """A same-language question names a document in its language, a cross one in the other."""
+    if q.document is None:
+        if q.cross:
+            raise ValueError(f"question {q.id}: an unanswerable question cannot be cross-language")
+        return
+    langs = [doc.lang for doc in documents if doc.name == q.document]
+    if not langs:
+        raise ValueError(f"question {q.id}: no document named {q.document!r}")
+    if (langs[0] != q.lang) != q.cross:
+        kind = "cross-language" if q.cross else "same-language"
+        raise ValueError(f"question {q.id}: a {kind} question about a {langs[0]} document")
 
 
 def normalized(text: str) -> str:

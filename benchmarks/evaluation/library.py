@@ -29,7 +29,7 @@ INGEST_CODE = (
     "app/core/script.py",
     "app/core/passage.py",
 )
-VECTOR_FILE_SUFFIXES = {".safetensors", ".bin", ".json", ".txt", ".model", ".onnx"}
+VECTOR_FILE_SUFFIXES = {".safetensors", ".bin", ".json", ".txt", ".model", ".onnx", ".npz"}
 INGEST_SETTINGS = ("chunk_tokens", "chunk_overlap_tokens", "embed_model_dir")
 
 

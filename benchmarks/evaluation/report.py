@@ -32,7 +32,13 @@ ANSWER_COLUMNS = (
     ("ttft_p50_ms", "TTFT p50 ms"),
     ("tokens_per_s_p50", "tok/s p50"),
 )
-LANG_NAMES = {"zh": "Chinese", "en": "English", "all": "all"}
+LANG_NAMES = {
+    "zh": "Chinese",
+    "en": "English",
+    "all": "all",
+    "en→zh": "English → Chinese document",
+    "zh→en": "Chinese → English document",
+}
 
 
 def _pages(pages: Sequence[int]) -> str:

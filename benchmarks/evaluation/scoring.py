@@ -8,7 +8,7 @@ from dataclasses import asdict, dataclass, field
 from typing import Any
 
 from app.core.answering.refusal import is_refusal
-from benchmarks.evaluation.dataset import Question, answer_matches, wrong_matches
+from benchmarks.evaluation.dataset import CROSS_DIRECTIONS, LANGS, Question, answer_matches, wrong_matches
 
 RECALL_KS = (5, 10)
 SEARCH_K = max(RECALL_KS)
@@ -32,6 +32,7 @@ class RetrievalRecord:
     first_rank: int | None  # 1-based rank of the first hit on an answer page
     recall: dict[int, float]  # k -> fraction of answer pages covered by the top k
     latency_ms: float
+    direction: str = ""  # "en→zh" / "zh→en" for a cross-language question; else its language
 
 
 def retrieval_record_from_json(data: dict[str, Any]) -> RetrievalRecord:
@@ -68,6 +69,7 @@ def score_retrieval(question: Question, hits: Sequence[Any], latency_ms: float) 
         first_rank=first,
         recall=recall,
         latency_ms=latency_ms,
+        direction=question.direction,
     )
 
 
@@ -120,6 +122,7 @@ class AnswerRecord:
     tokens_per_s: float | None
     error: str | None = None
     extra: dict[str, Any] = field(default_factory=dict)
+    direction: str = ""  # as RetrievalRecord.direction
 
     def to_json(self) -> dict[str, Any]:
         return asdict(self)
@@ -165,6 +168,7 @@ def score_answer(question: Question, data: dict[str, Any]) -> AnswerRecord:
         ttft_ms=metrics.get("ttft_ms"),
         tokens_per_s=metrics.get("tokens_per_s"),
         error=data.get("error"),
+        direction=question.direction,
         extra={
             "grounded": data.get("grounded"),
             "completion_tokens": metrics.get("completion_tokens"),
@@ -222,9 +226,21 @@ def verdict_figures(records: Sequence[AnswerRecord]) -> dict[str, Any]:
     }
 
 
+def direction_of(record: Any) -> str:
+    """A record's row: its `direction`, or its language for a record written before directions."""
+    return str(getattr(record, "direction", "") or record.lang)
+
+
 def by_language(records: Sequence[Any], summarize: Any) -> dict[str, dict[str, Any]]:
-    """{"zh": ..., "en": ..., "all": ...} of a summary function over records with a `lang`."""
-    out = {lang: summarize([r for r in records if r.lang == lang]) for lang in ("zh", "en")}
+    """{"zh": ..., "en": ..., "all": ..., "en→zh": ..., "zh→en": ...} of a summary function over
+    records with a `lang` (and a `direction`). "all" covers the same-language questions, as before
+    cross-language questions existed; each direction of those gets its own row after it."""
+    same = [r for r in records if direction_of(r) in LANGS]
+    out = {lang: summarize([r for r in same if r.lang == lang]) for lang in ("zh", "en")}
     out = {lang: s for lang, s in out.items() if s.get("n")}
-    out["all"] = summarize(records)
+    out["all"] = summarize(same)
+    for name in CROSS_DIRECTIONS:
+        cross = [r for r in records if direction_of(r) == name]
+        if cross:
+            out[name] = summarize(cross)
     return out

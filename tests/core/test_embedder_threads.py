@@ -3,7 +3,7 @@
 from __future__ import annotations
 
 import threading
-from typing import Any
+from typing import Any, cast
 
 import numpy as np
 import pytest
@@ -43,7 +43,7 @@ def test_a_few_texts_run_on_one_thread_and_the_thread_count_comes_back(
 
     from app.core.embed.embedder import FEW_TEXTS
 
-    model = embedder._load()
+    model = cast(Any, embedder._load())._model  # the SentenceTransformer of the engine
     seen: list[int] = []
     encode = model.encode
 

@@ -67,7 +67,12 @@ def test_every_document_exists_and_every_question_names_one_of_them() -> None:
         assert doc.file.is_file(), doc.path
     for q in ANSWERABLE:
         doc = QUESTIONS.document(q.document or "")
-        assert doc.lang == q.lang, q.id
+        assert (doc.lang != q.lang) == q.cross, q.id
+
+
+def test_cross_language_questions_go_both_ways() -> None:
+    directions = Counter(q.direction for q in ANSWERABLE if q.cross)
+    assert directions["en→zh"] >= 8 and directions["zh→en"] >= 8, directions
 
 
 @pytest.mark.parametrize("question", ANSWERABLE, ids=[q.id for q in ANSWERABLE])

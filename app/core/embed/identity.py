@@ -9,7 +9,7 @@ from pathlib import Path
 
 # Files that decide what vectors a model produces; documentation, licences, training metadata
 # and other runtimes' copies of the weights (onnx/, openvino/) do not.
-_HASHED_SUFFIXES = frozenset({".json", ".safetensors", ".bin", ".txt", ".model", ".pt", ".pth"})
+_HASHED_SUFFIXES = frozenset({".json", ".safetensors", ".bin", ".txt", ".model", ".pt", ".pth", ".npz"})
 _SKIPPED_NAMES = frozenset({"data_config.json"})
 _SKIPPED_DIRS = frozenset({".cache", ".git", "onnx", "openvino"})
 

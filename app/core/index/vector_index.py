@@ -131,19 +131,27 @@ class VectorIndex:
         with self.lock:
             return int(self._index.remove_ids(np.ascontiguousarray(ids, dtype=np.int64)))
 
-    def search(self, query: npt.NDArray[np.float32], k: int) -> list[tuple[int, float]]:
-        """(chunk id, cosine similarity) pairs, best first. One query runs on one OpenMP thread
-        (SEARCH_THREADS); the calling thread's setting is put back afterwards."""
+    def search(self, query: npt.NDArray[np.float32], k: int, among: Any = None) -> list[tuple[int, float]]:
+        """(chunk id, cosine similarity) pairs, best first; with `among` (a faiss.IDSelector), only
+        of the chunks it admits. One query runs on one OpenMP thread (SEARCH_THREADS); the calling
+        thread's setting is put back afterwards."""
         import faiss
 
         with self.lock:
             if self.count == 0 or k <= 0:
                 return []
+            params: Any = None
+            if among is not None:
+                ivf = self.layout.kind == "ivf"
+                params = faiss.SearchParametersIVF() if ivf else faiss.SearchParameters()
+                params.sel = among
+                if ivf:
+                    params.nprobe = self._index.nprobe
             threads = faiss.omp_get_max_threads()
             faiss.omp_set_num_threads(SEARCH_THREADS)
             try:
                 scores, ids = self._index.search(
-                    np.ascontiguousarray(query.reshape(1, -1), dtype=np.float32), k
+                    np.ascontiguousarray(query.reshape(1, -1), dtype=np.float32), k, params=params
                 )
             finally:
                 faiss.omp_set_num_threads(threads)

@@ -310,6 +310,18 @@ class LibraryStore:
             last = rows[-1][0]
             yield np.asarray([r[0] for r in rows], dtype=np.int64), b"".join(r[1] for r in rows)
 
+    def iter_texts(self, after: int = 0, batch: int = 4096) -> Iterator[list[tuple[int, str]]]:
+        """(id, text) of the chunks with an id above `after`, in id order, a batch at a time."""
+        while True:
+            with self.sessions() as session:
+                rows = session.execute(
+                    select(Chunk.id, Chunk.text).where(Chunk.id > after).order_by(Chunk.id).limit(batch)
+                ).all()
+            if not rows:
+                return
+            after = rows[-1][0]
+            yield [(int(r[0]), str(r[1])) for r in rows]
+
     def chunk_ids_at_generation(self) -> tuple[int, npt.NDArray[np.int64]]:
         """(generation, every chunk id) read as one consistent pair: the generation is read before
         and after the ids, and the read repeats if a writer committed in between."""

