@@ -31,3 +31,16 @@ def test_a_question_in_another_language_than_the_chat_asks_for_its_own() -> None
     assert question_in_its_language("And the next ones?", chinese).endswith("English.)")
     assert question_in_its_language("那后面的词呢？", chinese) == "那后面的词呢？"
     assert question_in_its_language("那后面的词呢？", []) == "那后面的词呢？"
+
+
+def test_a_question_that_names_little_goes_on_from_the_chat() -> None:
+    from app.core.answering.history import names_little
+
+    for question in ("Why?", "And why did they rise?", "What about the S5?", "那后面的词呢？"):
+        assert names_little(question), question
+    for question in (
+        "Why is the first token slower than the following ones?",
+        "What does error code E7 mean on the Aurelia KX-40?",
+        "为什么第一个词的生成比后面的词慢？",
+    ):
+        assert not names_little(question), question

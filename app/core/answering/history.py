@@ -3,10 +3,22 @@ an answer Folio found unsupported, and with the question's own language asked fo
 
 from __future__ import annotations
 
+import re
 from collections.abc import Sequence
 
-from app.core.script import cjk_language
+from app.core.answering.gate import question_terms
+from app.core.keywords import is_number
+from app.core.script import cjk_language, has_cjk
 from app.core.store.conversations import Turn
+
+# A question that opens like this goes on from the one before ("And why?", "What about the S5?").
+_GOES_ON = re.compile(
+    r"^\W*(?:and|but|so|then|also|what about|how about|why not|which one)\b"
+    r"|^\W*(?:那|那么|还有|另外|而|但|所以|为什么呢|它|它们|其|这个|那个)",
+    re.IGNORECASE,
+)
+# ...and so does one that names at most this many content words (Latin questions).
+FEW_TERMS = 2
 
 # Verdicts of an earlier answer that may be shown again as what the documents say.
 TRUSTED_VERDICTS = frozenset({"answered", "partly"})
@@ -16,6 +28,16 @@ _LANGUAGE_NOTE = {
     "ja": "（この質問には日本語で答えてください。）",
     "ko": "(이 질문에는 한국어로 답하세요.)",
 }
+
+
+def names_little(question: str) -> bool:
+    """Whether a question names little of its subject and so goes on from the chat: it opens with
+    a connective or a pronoun, or (in Latin script) holds at most FEW_TERMS content words."""
+    if _GOES_ON.match(question):
+        return True
+    if has_cjk(question):
+        return False
+    return len([t for t in question_terms(question) if not is_number(t)]) <= FEW_TERMS
 
 
 def trusted(turn: Turn) -> bool:
@@ -29,8 +51,8 @@ def trusted(turn: Turn) -> bool:
 
 
 def prompt_history(question: str, turns: Sequence[Turn], follow_up: bool) -> list[Turn]:
-    """The turns the prompt shows: none for a question that stands on its own (it names its
-    subject: the gate passed on the question alone), else the trusted ones."""
+    """The turns the prompt shows: none for a question that stands on its own (the retrieval found
+    it covered on its own and it names its subject: stages.retrieve), else the trusted ones."""
     if not follow_up:
         return []
     return [turn for turn in turns if trusted(turn)]

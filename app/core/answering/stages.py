@@ -8,7 +8,7 @@ from dataclasses import dataclass, replace
 
 from app.core.answering.excerpts import select_excerpts
 from app.core.answering.gate import GateScore, gate_score
-from app.core.answering.history import prompt_history, question_in_its_language
+from app.core.answering.history import names_little, prompt_history, question_in_its_language
 from app.core.answering.options import ResolvedAsk
 from app.core.answering.scoring import Embed
 from app.core.errors import UsageError
@@ -44,7 +44,7 @@ def retrieve(search: Search, question: str, k: int, turns: Sequence[Turn], thres
     result = search(question, k)
     found = Retrieval(list(result.hits), result.retrieval_ms, gate_score(question, result.hits))
     if not turns or found.passes(threshold):
-        return found
+        return replace(found, follow_up=bool(turns) and names_little(question))
     query = f"{turns[-1].question}\n{question}"
     again = search(query, k)
     gate = gate_score(query, again.hits)
