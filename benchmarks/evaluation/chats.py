@@ -58,7 +58,9 @@ def run_chats(folio: Folio, options: AskOptions, path: Path = CHATS) -> list[Tur
             passages_ok = None
             if turn.get("document"):
                 passages_ok = any(
-                    hit.document == turn["document"] and hit.page in turn["pages"] for hit in answer.passages
+                    hit.document == turn["document"]
+                    and any(hit.page <= page <= max(hit.page, hit.page_end) for page in turn["pages"])
+                    for hit in answer.passages
                 )
             record = TurnRecord(
                 scenario["id"],
