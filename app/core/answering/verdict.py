@@ -8,7 +8,6 @@ from typing import Literal
 from app.core.answering.checks import Attribution
 
 Verdict = Literal["answered", "partly", "not_answered", "not_in_documents"]
-VERDICTS: tuple[Verdict, ...] = ("answered", "partly", "not_answered", "not_in_documents")
 
 
 def answer_verdict(attribution: Attribution | None, not_covered: bool, finish_reason: str) -> Verdict | None:
