@@ -33,7 +33,7 @@ os.environ.setdefault("TRANSFORMERS_OFFLINE", "1")
 REPO = Path(__file__).resolve().parents[1]
 sys.path.insert(0, str(REPO))
 
-from app.core.config import EMBED_PRECISIONS, Settings  # noqa: E402
+from app.core.config import ANSWER_FROM, EMBED_PRECISIONS, Settings  # noqa: E402
 from app.core.qa import Folio, build_services  # noqa: E402
 from benchmarks.evaluation import report, scoring  # noqa: E402
 from benchmarks.evaluation.chats import summarize_chats  # noqa: E402
@@ -77,6 +77,12 @@ def parse_args(argv: Sequence[str] | None = None) -> argparse.Namespace:
         help="evidence selection: passages cut to the sentences that matter (default: the app's)",
     )
     parser.add_argument(
+        "--answer-from",
+        choices=ANSWER_FROM,
+        default=Settings().answer_from,
+        help="what the prompt shows of the located sentences (default: the app's)",
+    )
+    parser.add_argument(
         "--embed-precision",
         choices=EMBED_PRECISIONS,
         default="auto",
@@ -112,6 +118,7 @@ def eval_settings(args: argparse.Namespace) -> Settings:
         ttft_target_s=args.ttft_target,
         embed_precision=args.embed_precision,
         evidence_selection=args.evidence == "on",
+        answer_from=args.answer_from,
     )
 
 
@@ -233,6 +240,8 @@ def main(argv: Sequence[str] | None = None) -> int:
     RESULTS.mkdir(parents=True, exist_ok=True)
     default = settings.evidence_selection == Settings().evidence_selection
     variant = "" if default else f"-evidence-{args.evidence}"
+    if settings.answer_from != Settings().answer_from:
+        variant += f"-from-{settings.answer_from}"
     name = f"eval-{model.stem}{variant}.json"
     if args.retrieval_only:
         name = f"eval-retrieval-{embedder.name}.json"

@@ -18,6 +18,7 @@ from app.core.errors import UsageError
 SCHEMA_VERSION = 1
 CITE_MODES = ("free", "constrained")
 EMBED_PRECISIONS = ("auto", "fp32", "bf16")  # the embedder's arithmetic (embed/precision.py)
+ANSWER_FROM = ("passages", "found", "hinted")  # what the prompt shows (answering/focus.py)
 
 
 @dataclass(frozen=True)
@@ -65,6 +66,10 @@ class Settings:
     # 1,422 -> 766 tokens (English) and 1,059 -> 883 (Chinese) but the default model answered less
     # well (accuracy en 0.44 -> 0.40, zh 0.29 -> 0.27; citation precision 0.84 -> 0.79, 0.79 -> 0.70)
     evidence_selection: bool = False
+    # What the prompt shows of the sentences the locate stage found (answering/focus.py): "passages"
+    # (the passages alone), "found" (only the located sentences and their neighbours: locate, then
+    # answer), "hinted" (the passages, and the located sentences again after the question)
+    answer_from: str = "passages"
 
     def chat_model_path(self) -> Path:
         return Path(self.model_path) if self.model_path else paths.default_chat_model()
@@ -100,6 +105,10 @@ class Settings:
             (self.ttft_target_s >= 0.0, "TTFT target must be 0 (off) or more seconds"),
             (-1.0 <= self.grounding_threshold <= 1.0, "grounding threshold must be between -1 and 1"),
             (self.cite_mode in CITE_MODES, f"citation mode must be one of {', '.join(CITE_MODES)}"),
+            (
+                self.answer_from in ANSWER_FROM,
+                f"answer from must be one of {', '.join(ANSWER_FROM)}",
+            ),
             (
                 self.embed_precision in EMBED_PRECISIONS,
                 f"embedding precision must be one of {', '.join(EMBED_PRECISIONS)}",

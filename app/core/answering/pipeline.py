@@ -157,7 +157,9 @@ class Answerer:
             self.slot.load()
         info = engine.load()
         started = run.mark("load", started)
-        prompt = prepare_prompt(ask, engine, info, run.hits, turns, self._embed, run.submitted, run.follow_up)
+        prompt = prepare_prompt(
+            ask, engine, info, run.hits, turns, self._embed, run.submitted, run.follow_up, run.located
+        )
         run.budget, run.passages = prompt.budget, prompt.passages
         if prompt.continued:
             run.answer.append(prompt.continued)

@@ -7,8 +7,10 @@ from collections.abc import Callable, Sequence
 from dataclasses import dataclass, replace
 
 from app.core.answering.excerpts import select_excerpts
+from app.core.answering.focus import found_passages, hinted_question
 from app.core.answering.gate import GateScore, gate_score
 from app.core.answering.history import names_little, prompt_history, question_in_its_language
+from app.core.answering.locate import FoundSentence
 from app.core.answering.options import ResolvedAsk
 from app.core.answering.scoring import Embed
 from app.core.errors import UsageError
@@ -16,7 +18,7 @@ from app.core.generate.cite_grammar import citation_grammar
 from app.core.generate.engine import Engine
 from app.core.generate.model import ModelInfo
 from app.core.passage import Hit, SearchResult
-from app.core.prompt.budget import Budget, HistoryTurn, assemble
+from app.core.prompt.budget import Budget, HistoryTurn, PromptPlan, assemble
 from app.core.prompt.reuse import follow_up_order
 from app.core.store.conversations import Turn
 
@@ -75,27 +77,47 @@ def prepare_prompt(
     embed: Embed | None,
     submitted: float,
     follow_up: bool = False,
+    located: Sequence[FoundSentence] = (),
 ) -> PreparedPrompt:
     """The prompt within the token budget: the passages as the prompt shows them, best-first, then
     the newest history turns (a follow-up's trusted turns only: history.py); a continuation resumes
-    inside the assistant turn."""
+    inside the assistant turn. `located`: the sentences Folio found, which the prompt shows as
+    Settings.answer_from says (focus.py)."""
     settings = ask.settings
     target_s = settings.ttft_target_s
     rate = engine.prefill_rate() if target_s > 0 else None
     escape = engine.escape_special
     shown_turns = prompt_history(ask.question, turns, follow_up)
     history = [HistoryTurn(escape(turn.question), escape(turn.answer)) for turn in shown_turns]
-    shown = prompt_passages(ask, hits, turns, embed)
-    plan = assemble(
-        engine,
-        escape(question_in_its_language(ask.question, shown_turns)),
-        [replace(hit, text=escape(hit.text)) for hit in shown],
-        history,
-        n_ctx=info.n_ctx,
-        max_tokens=ask.sampling.max_tokens,
-        enable_thinking=ask.thinking,
-        ttft_limit_tokens=int(target_s * rate) if rate else None,
-    )
+    shown = prompt_passages(ask, hits, turns, embed, located)
+    question = escape(question_in_its_language(ask.question, shown_turns))
+    escaped = [replace(hit, text=escape(hit.text)) for hit in shown]
+
+    def plan_for(text: str) -> PromptPlan:
+        return assemble(
+            engine,
+            text,
+            escaped,
+            history,
+            n_ctx=info.n_ctx,
+            max_tokens=ask.sampling.max_tokens,
+            enable_thinking=ask.thinking,
+            ttft_limit_tokens=int(target_s * rate) if rate else None,
+        )
+
+    plan = plan_for(question)
+    if settings.answer_from == "hinted" and located:
+        # numbered as the plan numbers the passages that fit; again if the hint made one drop out
+        hint = [replace(f, sentence=escape(f.sentence)) for f in located]
+        for _ in range(2):
+            asked = hinted_question(question, plan.passages, hint)
+            if asked == question:
+                break
+            hinted = plan_for(asked)
+            if [h.chunk_id for h in hinted.passages] == [h.chunk_id for h in plan.passages]:
+                plan = hinted
+                break
+            plan = hinted
     budget = _with_excerpts(plan.budget, shown, hits, lambda text: engine.count_tokens(escape(text)))
     cached = engine.cached_prefix(plan.tokens)
     elapsed_ms = (time.perf_counter() - submitted) * 1000.0
@@ -118,12 +140,19 @@ def prepare_prompt(
 
 
 def prompt_passages(
-    ask: ResolvedAsk, hits: list[Hit], turns: Sequence[Turn], embed: Embed | None
+    ask: ResolvedAsk,
+    hits: list[Hit],
+    turns: Sequence[Turn],
+    embed: Embed | None,
+    located: Sequence[FoundSentence] = (),
 ) -> list[Hit]:
-    """The hits as the prompt shows them: cut to the sentences that matter (when set), and in a
-    chat with the previous answer's passages first, as it showed them (KV cache reuse)."""
+    """The hits as the prompt shows them: only the located sentences (answer_from "found"), or cut to
+    the sentences that matter (when set), and in a chat with the previous answer's passages first,
+    as it showed them (KV cache reuse)."""
     shown = hits
-    if ask.settings.evidence_selection:
+    if ask.settings.answer_from == "found" and located:
+        shown = found_passages(hits, located)
+    elif ask.settings.evidence_selection:
         shown = select_excerpts(ask.question, hits, embed)
     previous = Budget.from_json(dict(turns[-1].trace.get("budget") or {})) if turns else None
     return follow_up_order(shown, previous, hits)

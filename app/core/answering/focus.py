@@ -1,0 +1,52 @@
+"""What the prompt shows of the sentences Folio located: the passages alone, the located sentences
+alone ("found": locate, then answer from them), or the passages with the located sentences repeated
+after the question ("hinted")."""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+from dataclasses import replace
+
+from app.core.answering.excerpts import NEIGHBOURS, excerpt
+from app.core.answering.locate import FoundSentence
+from app.core.answering.sentences import split_sentences
+from app.core.passage import Hit
+from app.core.script import cjk_language
+
+_HINT_EN = "The sentences of the passages that seem to answer it (check them against the passages):"
+_HINT_ZH = "段落中看起来回答了这个问题的句子（请对照段落核实）："
+
+
+def found_passages(hits: Sequence[Hit], located: Sequence[FoundSentence]) -> list[Hit]:
+    """The passages that hold a located sentence, best first, each cut to its located sentences and
+    their neighbours (labels, pages and ids unchanged). No located sentence: the passages as found."""
+    if not located:
+        return list(hits)
+    wanted: dict[int, set[str]] = {}
+    for found in located:
+        wanted.setdefault(found.citation.n - 1, set()).add(found.sentence)
+    shown: list[Hit] = []
+    for index, texts in wanted.items():
+        hit = hits[index]
+        sentences = split_sentences(hit.text)
+        chosen = [i for i, s in enumerate(sentences) if s.text.strip() in texts]
+        kept = sorted(
+            {k for i in chosen for k in range(i - NEIGHBOURS, i + NEIGHBOURS + 1) if 0 <= k < len(sentences)}
+        )
+        shown.append(replace(hit, text=excerpt(hit.text, sentences, kept)) if kept else hit)
+    return shown
+
+
+def hinted_question(question: str, shown: Sequence[Hit], located: Sequence[FoundSentence]) -> str:
+    """The question followed by the located sentences, each with the number of its passage as the
+    prompt numbers them; the question alone when none was located or its passage is not shown."""
+    numbers = {hit.chunk_id: n for n, hit in enumerate(shown, start=1)}
+    lines = [
+        f"[{numbers[found.citation.chunk_id]}] {found.sentence}"
+        for found in located
+        if found.citation.chunk_id in numbers
+    ]
+    if not lines:
+        return question
+    header = _HINT_ZH if cjk_language(question) is not None else _HINT_EN
+    return "\n".join([question, "", header, *lines])
