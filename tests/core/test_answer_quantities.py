@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-from app.core.answering.quantities import clashes, quantities
+from app.core.answering.quantities import clashes, naming_numbers, quantities
 
 
 def test_spellings_symbols_and_cjk_units_meet_in_one_form() -> None:
@@ -27,3 +27,10 @@ def test_a_clash_needs_the_number_with_another_unit_only() -> None:
     assert clashes(quantities("every 12 s"), held) == 0  # the same quantity
     assert clashes(quantities("every 15 minutes"), held) == 0  # a number the passages lack: not a clash
     assert clashes(quantities("12 seconds, then 2 minutes"), held) == 1
+
+
+def test_numbers_of_names_and_page_references_are_not_figures() -> None:
+    assert naming_numbers("Error code E7 on the KX-40") == {"7", "40"}
+    assert naming_numbers("Page 4 of 5 Aurelia Owner's Manual") == {"4", "5"}
+    assert naming_numbers("第 2 页,共 3 页清岚 S3") == {"2", "3"}
+    assert naming_numbers("Wait 12s, walk 5km, listen on port 8420 of Tessel 3.2") == set()

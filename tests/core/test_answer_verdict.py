@@ -72,3 +72,13 @@ def test_the_labelled_cases_keep_their_precision() -> None:
     assert len(right) / len(said) >= 0.85
     assert sum(1 for case, verdict in judged if case["trap"] == "binding" and verdict == "answered") == 0
     assert sum(1 for case, verdict in judged if case["trap"] == "copy" and verdict == "answered") <= 3
+
+
+def test_the_number_of_a_code_is_no_figure_to_bind() -> None:
+    """'E7' names the error: a page header's numbers or another code's are no rival figures for it."""
+    case = next(c for c in CASES if c["id"] == "en-right-code")
+    (sentence,) = attribute(case["answer"], case["passages"], question=case["question"]).sentences
+    assert sentence.supported and sentence.problem == ""
+    trap = next(c for c in CASES if c["id"] == "en-bind-code")
+    (wrong,) = attribute(trap["answer"], trap["passages"], question=trap["question"]).sentences
+    assert not wrong.supported and wrong.problem == "wrong_binding"

@@ -1,0 +1,47 @@
+"""What the prompt shows of the located sentences: the passages cut to them, or a hint after the question."""
+
+from __future__ import annotations
+
+from app.core.answering.asked import asks_quantity
+from app.core.answering.excerpts import score_sentences
+from app.core.answering.focus import found_passages, hinted_question
+from app.core.answering.locate import locate
+from tests.core.answer_helpers import make_hit
+
+MANUAL = (
+    "Before you start, read the safety notes. The drip tray holds 0.6 litres. "
+    "Water tank: 1.8 litres, removable, filled from the top. Bean hopper: 250 g. "
+    "The grinder has 18 settings. Clean the brew unit weekly."
+)
+
+
+def test_found_passages_keep_the_located_sentences_and_their_neighbours_only() -> None:
+    hits = [make_hit(1, MANUAL, page=2), make_hit(2, "Descale every two months. Use the brush.", page=7)]
+    found = locate("How much water does the water tank hold?", hits, None)
+    assert found and found[0].sentence.startswith("Water tank: 1.8 litres")
+    shown = found_passages(hits, found)
+    assert [hit.chunk_id for hit in shown] == [found[0].citation.chunk_id]
+    assert "Water tank: 1.8 litres" in shown[0].text and "The drip tray holds 0.6 litres." in shown[0].text
+    assert "Clean the brew unit weekly." not in shown[0].text and shown[0].page == 2
+    assert found_passages(hits, []) == hits  # nothing located: the passages as found
+
+
+def test_the_hint_numbers_each_sentence_as_the_prompt_numbers_its_passage() -> None:
+    hits = [make_hit(1, "Descale every two months. Use the brush.", page=7), make_hit(2, MANUAL, page=2)]
+    found = locate("How much water does the water tank hold?", hits, None)
+    asked = hinted_question("How much water does the tank hold?", hits, found)
+    assert asked.startswith("How much water does the tank hold?\n\n")
+    assert "[2] Water tank: 1.8 litres" in asked
+    assert hinted_question("How much?", hits[:1], found) == "How much?"  # its passage is not shown
+    zh = hinted_question("水箱能装多少水？", hits, found)
+    assert "段落中看起来回答了这个问题的句子" in zh
+
+
+def test_a_running_header_scores_nothing_and_a_quantity_question_prefers_a_number() -> None:
+    header = "Page 3 of 5 Aurelia KX-40 Espresso Machine - Owner's Manual."
+    texts = [f"{header} The KX-40 grinds its beans.", f"{header} The KX-40 heats up in 90 seconds."]
+    scored = score_sentences("How long does the Aurelia KX-40 take to heat up?", texts, None)
+    assert all(row[0].score == 0.0 for row in scored)  # the header stands on both pages
+    assert max(scored[1], key=lambda s: s.score).sentence.text.endswith("90 seconds.")
+    assert asks_quantity("How long does it take?") and asks_quantity("清岚 S3 的水箱能装多少水？")
+    assert asks_quantity("In which year was it built?") and not asks_quantity("Who designed the hall?")
