@@ -98,6 +98,29 @@ _DIMENSIONS = {
 }
 
 
+# A number glued to letters names a thing ("E7", "KX-40", "LP-07", "v2"), and a page reference
+# ("Page 4 of 5", "第 2 页,共 3 页") locates one: neither is a figure stated about a subject.
+_IDENTIFIER = re.compile(r"(?<![A-Za-z0-9.])[A-Za-z]+-?(\d+(?:\.\d+)*)\b|\b(\d+)[A-Za-z]+\b")
+_PAGE_REFERENCE = re.compile(
+    r"\b(?:page|p\.|pp\.)\s*(\d+)(?:\s*(?:of|/|–|-)\s*(\d+))?|第\s*(\d+)\s*页(?:\s*[,，]?\s*共\s*(\d+)\s*页)?",
+    re.IGNORECASE,
+)
+
+
+def naming_numbers(text: str) -> frozenset[str]:
+    """The numbers of normalised text that are part of a name or a page reference, as content terms
+    write them ("E7" gives "7", "Page 4 of 5" gives "4" and "5"); units ("12s", "5km") are figures."""
+    found: set[str] = set()
+    for match in _IDENTIFIER.finditer(text):
+        whole = match.group(0)
+        if match.group(2) is not None and _unit(whole[len(match.group(2)) :]) is not None:
+            continue
+        found.update(number_form(g) for g in match.groups() if g)
+    for match in _PAGE_REFERENCE.finditer(text):
+        found.update(number_form(g) for g in match.groups() if g)
+    return frozenset(found)
+
+
 def number_kinds(numbers: frozenset[str], held: frozenset[Quantity]) -> dict[str, str]:
     """What each number of a text is: the dimension of its unit ("time", "volume", …) when the text
     gives it one, else "plain:N" with N its count of integer digits (a year, a port, a count)."""

@@ -9,7 +9,7 @@ from dataclasses import dataclass
 
 from app.core.answering.gate import question_terms
 from app.core.answering.lexical import normalize
-from app.core.answering.quantities import number_kinds, quantities
+from app.core.answering.quantities import naming_numbers, number_kinds, quantities
 from app.core.answering.scoring import WeightedTerms, Weights
 from app.core.keywords import is_number
 
@@ -42,9 +42,11 @@ class PassageSentences:
     terms: Sequence[frozenset[str]]
 
     def number_kinds(self, index: int) -> dict[str, str]:
-        """The numbers of sentence `index` with what each measures (quantities.number_kinds)."""
-        numbers = frozenset(t for t in self.terms[index] if is_number(t))
-        return number_kinds(numbers, quantities(normalize(self.texts[index])))
+        """The figures of sentence `index` with what each measures (quantities.number_kinds); the
+        numbers of a name or a page reference ("E5", "Page 4 of 5") are no figures."""
+        text = normalize(self.texts[index])
+        numbers = frozenset(t for t in self.terms[index] if is_number(t)) - naming_numbers(text)
+        return number_kinds(numbers, quantities(text))
 
 
 class QuestionSubject:
@@ -101,12 +103,14 @@ def misbound_numbers(
     """How many of the sentence's numbers the passage states for something else: every passage
     sentence holding the number is about the question's subject clearly less than another sentence
     that holds a different figure of the same kind ("The drip tray holds 0.6 L" against "The water
-    tank holds 1.8 L", for "How much does the tank hold?"; a page number is no rival to a height)."""
+    tank holds 1.8 L", for "How much does the tank hold?"; a page number is no rival to a height).
+    The numbers of names ("error E7", "the KX-40") name the subject: they are not checked."""
     if not subject.known:
         return 0
-    claimed = frozenset(term for term in sentence_terms if is_number(term))
-    claimed_kinds = number_kinds(claimed, quantities(normalize(sentence_text)))
-    with_numbers = [i for i, terms in enumerate(passage.terms) if any(is_number(t) for t in terms)]
+    text = normalize(sentence_text)
+    claimed = frozenset(term for term in sentence_terms if is_number(term)) - naming_numbers(text)
+    claimed_kinds = number_kinds(claimed, quantities(text))
+    with_numbers = [i for i in range(len(passage.terms)) if passage.number_kinds(i)]
     context = {i: subject.in_context(passage, i) for i in with_numbers}
     kinds = {i: passage.number_kinds(i) for i in with_numbers}
     count = 0
