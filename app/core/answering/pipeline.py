@@ -51,6 +51,16 @@ class Answerer:
     def settings(self) -> Settings:
         return self._owner.current
 
+    @property
+    def embed(self) -> Embed | None:
+        """The embedder that locate and evidence selection score sentences with (None: words alone)."""
+        return self._embed
+
+    @property
+    def verifier(self) -> Verifier:
+        """The answer check this Answerer runs on every answer."""
+        return self._verifier
+
     def ask_stream(
         self,
         question: str,
