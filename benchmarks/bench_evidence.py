@@ -10,7 +10,10 @@ does not depend on it). Each question is asked cold: the model is reloaded betwe
 no two questions share more than the instructions. Prints medians and ratios and writes
 benchmarks/results/evidence.json (+ .env.json). Answer quality is the eval's job (`make eval`).
 
-Usage: .venv/bin/python benchmarks/bench_evidence.py [--questions 12] [--model GGUF]
+`--set focus` compares instead what the prompt shows of the located sentences (Settings.answer_from:
+the passages, only the located sentences, both) and writes results/focus.json.
+
+Usage: .venv/bin/python benchmarks/bench_evidence.py [--questions 12] [--model GGUF] [--set focus]
 """
 
 from __future__ import annotations
@@ -39,6 +42,14 @@ CONFIGS: dict[str, dict[str, Any]] = {
     "threads_only": {"evidence_selection": False, "n_threads_batch": 0},
     "after": {"evidence_selection": True, "n_threads_batch": 0},
 }
+# `--set focus`: what the prompt shows of the located sentences (Settings.answer_from), TTFT of
+# "found" (only the located sentences: locate, then answer) and "hinted" against the passages.
+FOCUS: dict[str, dict[str, Any]] = {
+    "passages": {"answer_from": "passages", "n_threads_batch": 0},
+    "found": {"answer_from": "found", "n_threads_batch": 0},
+    "hinted": {"answer_from": "hinted", "n_threads_batch": 0},
+}
+SETS = {"evidence": CONFIGS, "focus": FOCUS}
 
 
 def pick(questions: list[Question], count: int) -> list[Question]:
@@ -57,8 +68,10 @@ def pick(questions: list[Question], count: int) -> list[Question]:
     return chosen
 
 
-def ask(folio: Folio, base: Settings, name: str, question: Question) -> dict[str, Any]:
-    folio.apply_settings(base.replace(**CONFIGS[name]))
+def ask(
+    folio: Folio, base: Settings, configs: dict[str, dict[str, Any]], name: str, question: Question
+) -> dict[str, Any]:
+    folio.apply_settings(base.replace(**configs[name]))
     folio.load_model()  # a changed prompt-thread count reloads now, outside the timed answer
     answer = folio.ask(question.question, AskOptions(max_tokens=32, temperature=0.0, seed=42))
     budget = answer.budget
@@ -96,7 +109,9 @@ def main() -> int:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--questions", type=int, default=12)
     parser.add_argument("--model", type=Path, help="chat model GGUF (default: the bundled one)")
+    parser.add_argument("--set", choices=tuple(SETS), default="evidence", help="which configurations")
     args = parser.parse_args()
+    configs = SETS[args.set]
     questions = load_questions()
     chosen = pick(list(questions.questions), args.questions)
     base = Settings(
@@ -107,7 +122,7 @@ def main() -> int:
     )
     library = prepared_library(questions, base)
     rows: list[dict[str, Any]] = []
-    names = list(CONFIGS)
+    names = list(configs)
     with tempfile.TemporaryDirectory(prefix="folio-evidence-") as scratch:
         folio = build_services(base, working_copy(library, Path(scratch)))
         try:
@@ -115,7 +130,7 @@ def main() -> int:
             for index, question in enumerate(chosen):
                 order = names if index % 2 == 0 else names[::-1]
                 for name in order:
-                    row = ask(folio, base, name, question)
+                    row = ask(folio, base, configs, name, question)
                     rows.append(row)
                     print(
                         f"{question.id:6} {name:12} TTFT {row['ttft_ms']:8.0f} ms  prompt "
@@ -124,17 +139,18 @@ def main() -> int:
                     )
         finally:
             folio.close()
-    result: dict[str, Any] = {"questions": [q.id for q in chosen], "configs": CONFIGS, "rows": rows}
+    result: dict[str, Any] = {"questions": [q.id for q in chosen], "configs": configs, "rows": rows}
     for name in names:
         result[name] = summary(rows, name)
-    ratios: dict[str, list[float]] = {"after": [], "threads_only": []}
+    first = names[0]  # the configuration the others are compared with
+    ratios: dict[str, list[float]] = {name: [] for name in names[1:]}
     for question in chosen:
         ttft = {row["config"]: row["ttft_ms"] for row in rows if row["id"] == question.id}
         for name, values in ratios.items():
-            if ttft.get("before") and ttft.get(name):
-                values.append(ttft[name] / ttft["before"])
+            if ttft.get(first) and ttft.get(name):
+                values.append(ttft[name] / ttft[first])
     for name, values in ratios.items():
-        result[f"ttft_ratio_{name}_to_before"] = {
+        result[f"ttft_ratio_{name}_to_{first}"] = {
             "median": round(statistics.median(values), 3),
             "min": round(min(values), 3),
             "max": round(max(values), 3),
@@ -143,8 +159,8 @@ def main() -> int:
     for name in names:
         print(name, result[name])
     for name in ratios:
-        print(f"TTFT {name} / before:", result[f"ttft_ratio_{name}_to_before"])
-    write_result("evidence", result)
+        print(f"TTFT {name} / {first}:", result[f"ttft_ratio_{name}_to_{first}"])
+    write_result(args.set, result)
     return 0
 
 
