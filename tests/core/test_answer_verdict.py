@@ -82,3 +82,20 @@ def test_the_number_of_a_code_is_no_figure_to_bind() -> None:
     trap = next(c for c in CASES if c["id"] == "en-bind-code")
     (wrong,) = attribute(trap["answer"], trap["passages"], question=trap["question"]).sentences
     assert not wrong.supported and wrong.problem == "wrong_binding"
+
+
+def test_a_chinese_answer_is_judged_by_its_claim_not_its_phrasing() -> None:
+    """The lead-in "根据文档内容，", the question's own wording and the seams between words ("米到")
+    are the model's phrasing; "PM2.5" is one name, not "PM2" and a stray "5"."""
+    passages = [
+        "空气质量指示灯：蓝色表示优（PM2.5 低于 35 微克每立方米），黄色表示良（35 至 75 微克每立方米）。"
+    ]
+    question = "顶上的灯变成黄色，说明 PM2.5 大概在什么范围？"
+    right = attribute(
+        "根据文档内容，PM2.5 大概在 35 微克每立方米到 75 微克每立方米之间。", passages, question=question
+    )
+    assert right.sentences[0].supported
+    wrong = attribute(
+        "根据文档内容，PM2.5 大概在 50 微克每立方米到 90 微克每立方米之间。", passages, question=question
+    )
+    assert not wrong.sentences[0].supported

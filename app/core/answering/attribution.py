@@ -9,7 +9,7 @@ import numpy as np
 import numpy.typing as npt
 
 from app.core.answering.checks import Attribution, Kind, SentenceCheck, Source, Span
-from app.core.answering.lexical import is_connective, normalize, specifics
+from app.core.answering.lexical import is_connective, normalize, specifics, without_lead_in
 from app.core.answering.quantities import clashes, quantities
 from app.core.answering.refusal import is_refusal
 from app.core.answering.scoring import (
@@ -29,7 +29,7 @@ from app.core.answering.subject import (
     about_question,
     misbound_numbers,
 )
-from app.core.keywords import content_terms, is_number
+from app.core.keywords import CJK_FUNCTION, CJK_LETTER, content_terms, is_number
 from app.core.script import has_cjk
 
 
@@ -59,6 +59,10 @@ EXTRA_EVIDENCE = 0.2
 PART_SHARE = 0.15
 # A supported sentence cites a second passage too when the pair's support is this much higher.
 PAIR_GAIN = 0.2
+# The weight of a term the answer sentence repeats from the question, as a share of its weight: the
+# asker's wording of the subject need not be the passage's; what the answer adds must be there.
+# (Whether the supporting span is about the question is judged apart: subject.about_question.)
+QUESTION_TERM_SHARE = 0.5
 
 
 class _Passage:
@@ -111,10 +115,16 @@ class _Scores:
         weights: Weights,
         cosines: Matrix | None,
         calibration: Calibration,
+        asked: frozenset[str] = frozenset(),
     ) -> None:
-        text = normalize(body)
-        self.terms = list(dict.fromkeys(content_terms(text)))
-        self.weighted = WeightedTerms.of(self.terms, weights, calibration.number_boost)
+        text = normalize(without_lead_in(body))
+        self.terms = [term for term in dict.fromkeys(content_terms(text)) if not _straddles(term)]
+        weighted = WeightedTerms.of(self.terms, weights, calibration.number_boost)
+        weight = {
+            term: w * (QUESTION_TERM_SHARE if term in asked and not is_number(term) else 1.0)
+            for term, w in weighted.weight.items()
+        }
+        self.weighted = WeightedTerms(weight, sum(weight.values()))
         self._required = specifics(text)
         self._quantities = quantities(text)
         self._passage_quantities = [p.quantities for p in passages]
@@ -153,6 +163,12 @@ class _Scores:
         return (
             gain >= PART_SHARE * self.weighted.total > 0 and len(added) > 1 and not all(map(is_number, added))
         )
+
+
+def _straddles(term: str) -> bool:
+    """A CJK bigram with a function character ("米到", "概在"): most often it straddles two words, a
+    seam of the sentence's own phrasing that no passage need share (its characters are terms too)."""
+    return len(term) == 2 and CJK_LETTER.match(term) is not None and any(c in CJK_FUNCTION for c in term)
 
 
 def _evidence_spans(wanted: WeightedTerms, passage: _Passage) -> tuple[Span, ...]:
@@ -205,6 +221,7 @@ def attribute(
     cosines = _cosines([sentences[i].body for i in factual], passage_vectors, embed, len(prepared))
     threshold = calibration.threshold if cosines is None else calibration.threshold_embedded
     subject = QuestionSubject(question, weights) if question is not None else None
+    asked = frozenset(content_terms(normalize(question))) if question is not None else frozenset()
     checks: list[SentenceCheck] = []
     for index, (sentence, kind) in enumerate(zip(sentences, kinds, strict=True)):
         if kind != "factual":
@@ -215,7 +232,7 @@ def attribute(
             )
             continue
         row = None if cosines is None else cosines[factual.index(index)]
-        scores = _Scores(sentence.body, prepared, weights, row, calibration)
+        scores = _Scores(sentence.body, prepared, weights, row, calibration, asked)
         check = _verdict(sentence, scores, threshold, prepared)
         checks.append(check if subject is None else _on_subject(check, scores, subject, prepared))
     judged = [check for check in checks if check.supported is not None]

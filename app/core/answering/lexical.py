@@ -10,7 +10,8 @@ from app.core.keywords import CJK_FUNCTION, CJK_LETTER, STOPWORDS, content_terms
 from app.core.numbers import normalize_dates
 
 _QUOTED = re.compile(r"\"([^\"\n]{2,60})\"|“([^”\n]{1,60})”|「([^」\n]{1,60})」|『([^』\n]{1,60})』")
-_LATIN_WORD = re.compile(r"[A-Za-z\u00c0-\u024f][\w\u00c0-\u024f-]*", re.ASCII)
+# a Latin word; a stop between digits stays inside it ("PM2.5", "v3.2")
+_LATIN_WORD = re.compile(r"[A-Za-z\u00c0-\u024f](?:[\w\u00c0-\u024f-]|\.(?=\d))*", re.ASCII)
 _NAME = re.compile(r"\b[A-Z][\w-]*|\b\w*[A-Z]\w*[A-Z0-9]\w*")
 
 
@@ -46,6 +47,22 @@ _CJK_CONNECTIVE = re.compile(
     "信息|答案|要点|回答|所述|来说|而言|具体|相关|找到|下面|主要|概括|结论|问题|关于|可以|看到|发现|几点|首先|"
     "其次|最后|此外|另外|希望|帮助|我们|我|你|对|是|的|了|有|这些|这|如|下|所示|点"
 )
+
+
+# A sentence that opens by naming its source ("According to the passage, …", "根据文档内容，…") claims
+# only what follows: the lead-in is the model's phrasing, never in a passage.
+_LEAD_IN = re.compile(
+    r"^\W*(?:according\s+to|based\s+on|as\s+(?:stated|described|explained|mentioned)\s+in|per)\s+"
+    r"(?:the\s+)?(?:documents?|passages?|text|sources?|manual|guide|notes|(?:page|passage)\s*\[?\d+\]?)"
+    r"[^,.;:]{0,40}[,:]\s*"
+    r"|^\W*(?:根据|依据|按照|据)(?:文档|文件|资料|段落|上文|原文|第\s*\d+\s*页)[^，,。：:]{0,12}[，,：:]\s*",
+    re.IGNORECASE,
+)
+
+
+def without_lead_in(text: str) -> str:
+    """The sentence without an opening clause that only names its source."""
+    return _LEAD_IN.sub("", text, count=1)
 
 
 def normalize(text: str) -> str:
