@@ -131,7 +131,8 @@ class Folio:
                 from app.core.answering.checking import embedding_verifier
                 from app.core.answering.pipeline import Answerer
 
-                verifier = embedding_verifier(self._stored_vectors, self.embedder.embed)
+                scales = self.embedder.scales
+                verifier = embedding_verifier(self._stored_vectors, self.embedder.embed, scales)
                 self._answerer = Answerer(
                     self.settings_owner,
                     self.conversations,
@@ -139,6 +140,7 @@ class Folio:
                     self.model_slot,
                     verifier,
                     self.embedder.embed,
+                    scales,
                 )
             return self._answerer
 

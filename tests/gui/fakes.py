@@ -103,7 +103,7 @@ class FakeAnswerer:
         cancel = cancel or CancelToken()
         yield Retrieved(self.hits, 1.0)
         if self.hits:  # Folio's located sentences come before the first token
-            yield Located(locate(question, self.hits, None), 2.0)
+            yield Located(locate(question, self.hits, None, None), 2.0)
         self.started.set()
         text: list[str] = []
         for token in self.tokens:
