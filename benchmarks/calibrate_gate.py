@@ -4,8 +4,9 @@ For every question of benchmarks/eval/questions.json, retrieve its passages from
 (as `folio ask` does, with the embedder given) and compute `gate_score` on a grid of cosine floors
 and ceilings (embed/engine.py CosineScales), with Chinese questions' cosines counted or not. The
 scale chosen keeps false refusals of answerable questions (same-language and cross-language) at most
-`--max-false-refusals` at the grounding threshold of the settings, and refuses as many unanswerable
-questions as possible (ties: the highest floor, the scale that says least). Also prints, for the
+`--max-false-refusals` at the grounding threshold of the settings and separates answerable from
+unanswerable questions best (AUC: how often an answerable question scores above an unanswerable
+one; ties: fewer false refusals, then the highest floor). Also prints, for the
 embedder's own scale, the per-language score distributions and the threshold that would fit each;
 writes benchmarks/results/gate-<embedder>.json.
 
@@ -54,6 +55,14 @@ def choose(
     return best
 
 
+def separation(found: list[tuple[Question, list[Hit]]], scales: CosineScales) -> float:
+    """AUC of the gate scores: the share of (answerable, unanswerable) pairs ordered right, ties half."""
+    answerable = [gate_score(q.question, hits, scales).score for q, hits in found if q.answerable]
+    unanswerable = [gate_score(q.question, hits, scales).score for q, hits in found if not q.answerable]
+    pairs = [(a > u) + 0.5 * (a == u) for a in answerable for u in unanswerable]
+    return sum(pairs) / max(1, len(pairs))
+
+
 def rates(
     found: list[tuple[Question, list[Hit]]], scales: CosineScales, threshold: float
 ) -> tuple[float, float]:
@@ -69,22 +78,19 @@ def fit(
     found: list[tuple[Question, list[Hit]]], base: CosineScales, threshold: float, max_false: float
 ) -> dict[str, object]:
     """The grid's best scale at `threshold` (Chinese questions' cosines counted and not)."""
-    rows: list[tuple[float, float, CosineScales]] = []
+    rows: list[tuple[float, float, float, CosineScales]] = []
     for floor, ceiling, cjk in itertools.product(FLOORS, CEILINGS, (False, True)):
         if ceiling <= floor + 0.1:
             continue
         scales = replace(base, gate_floor=floor, gate_ceiling=ceiling, cjk_questions=cjk)
         refused, false = rates(found, scales, threshold)
         if false <= max_false:
-            rows.append((refused, floor, scales))
+            rows.append((round(separation(found, scales), 4), -false, floor, scales))
     if not rows:
         return {"scales": None}
-    refused, _, scales = max(rows, key=lambda row: (row[0], row[1], -row[2].gate_ceiling))
-    return {
-        "scales": asdict(scales),
-        "refused_unanswerable": refused,
-        "false_refusals": rates(found, scales, threshold)[1],
-    }
+    auc, _, _, scales = max(rows, key=lambda row: row[:3])
+    refused, false = rates(found, scales, threshold)
+    return {"scales": asdict(scales), "auc": auc, "refused_unanswerable": refused, "false_refusals": false}
 
 
 def main() -> int:
@@ -128,7 +134,11 @@ def main() -> int:
         print(f"{direction}: unanswerable {' '.join(f'{s:.2f}' for s in unanswerable)}")
         print(f"{direction}: threshold {best:.3f} refuses {refused:.2f} of unanswerable, {false:.2f} false\n")
     refused, false = rates(found, own, threshold)
-    summary["own_scale"] = {"refused_unanswerable": refused, "false_refusals": false}
+    summary["own_scale"] = {
+        "auc": round(separation(found, own), 4),
+        "refused_unanswerable": refused,
+        "false_refusals": false,
+    }
     print(
         f"{name}'s scale {own}: at threshold {threshold} refuses {refused:.2f} of unanswerable, "
         f"{false:.2f} false"
