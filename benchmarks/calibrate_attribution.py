@@ -137,6 +137,9 @@ def fit(
     names = list(grid)
     table: dict[tuple[float, ...], list[list[Row]]] = {}
     for values in itertools.product(*(grid[name] for name in names)):
+        chosen_values = dict(zip(names, values, strict=True))
+        if chosen_values.get("cosine_ceiling", 1.0) <= chosen_values.get("cosine_floor", 0.0):
+            continue  # a scale needs room between no and full evidence
         table[values] = score_rows(replace(base, **dict(zip(names, values, strict=True))))
     everything = set(range(len(cases)))
     key, index, _ = best(cases, table, everything)
@@ -209,9 +212,15 @@ def main() -> None:
         own = embedder.scales
         report["embedder"] = embedder.name
         report["embedder_scales"] = asdict(own)
+        # another embedder than the one the weights were fitted with: only its cosine scale is fitted
+        grid = (
+            EMBEDDING_GRID
+            if args.embedder is None
+            else {name: values for name, values in EMBEDDING_GRID.items() if name.startswith("cosine_")}
+        )
         semantic = fit(
             cases,
-            EMBEDDING_GRID,
+            grid,
             chosen,
             "threshold_embedded",
             lambda c: scores(topics, cases, c, embed, "threshold_embedded", own),

@@ -25,6 +25,8 @@ from tests.gui.screenshots import save, wait_for
 def main(out: Path) -> int:
     out.mkdir(parents=True, exist_ok=True)
     work = Path(tempfile.mkdtemp(prefix="folio-reindex-shot-"))
+    app = QApplication(sys.argv)  # first: the test PDFs are drawn with Qt
+    app.setStyleSheet(load_stylesheet())
     docs = work / "docs"
     docs.mkdir()
     shutil.copy(paths.resources_dir() / "sample.pdf", docs / "varn-sample.pdf")
@@ -33,8 +35,6 @@ def main(out: Path) -> int:
     old = build_services(Settings(), work / "library", embedder=Embedder(paths.english_embed_model()))
     old.ingest([docs])
     old.close()
-    app = QApplication(sys.argv)
-    app.setStyleSheet(load_stylesheet())
     window = create_window(Settings(), work / "library", settings_path=work / "settings.json")
     window.resize(1280, 800)
     window.show()
