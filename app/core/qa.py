@@ -17,7 +17,7 @@ from app.core.embed.binding import bind_library_embedder
 from app.core.embed.embedder import Embedder
 from app.core.embed.engine import open_engine
 from app.core.embed.reindex import ReindexAdvice
-from app.core.errors import UsageError
+from app.core.errors import ModelError, UsageError
 from app.core.index.consistency import VerifyReport, verify_library
 from app.core.index.scripts import ScriptPartition
 from app.core.index.sync import apply_change, open_vector_index, refresh_index
@@ -188,7 +188,11 @@ class Folio:
         if self.settings.embed_model_dir or not documents or self.embedder.multilingual:
             return None
         default = self.settings.embed_model_path()
-        if not open_engine(default, self.embedder.batch_size, self.embedder.precision).multilingual:
+        try:
+            engine = open_engine(default, self.embedder.batch_size, self.embedder.precision)
+        except ModelError:  # the default is not installed: nothing to re-index with
+            return None
+        if not engine.multilingual:
             return None
         pages = sum(info.pages for info in documents)
         return ReindexAdvice(self.embedder.name, default.name, len(documents), pages)
