@@ -29,6 +29,7 @@ if TYPE_CHECKING:  # loaded at first use (__getattr__ below): numpy, SQLAlchemy,
         Metrics,
         Retrieved,
     )
+    from app.core.embed.engine import is_model_folder
     from app.core.ingest.pipeline import FileResult, IngestProgress, IngestReport, ProgressCallback
     from app.core.prompt.citations import marker_numbers
     from app.core.store.conversations import ChatSummary
@@ -60,6 +61,7 @@ _LAZY = {
     "ChatSummary": "app.core.store.conversations",
     "PageLayerInfo": "app.core.store.layers",
     "DocumentInfo": "app.core.store.records",
+    "is_model_folder": "app.core.embed.engine",
     "reindex_folder": "app.core.store.swap",
     "replace_library": "app.core.store.swap",
 }
@@ -179,6 +181,7 @@ __all__ = [
     "chat_models",
     "default_model",
     "format_names",
+    "is_model_folder",
     "load_settings",
     "marker_numbers",
     "name_patterns",

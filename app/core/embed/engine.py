@@ -68,6 +68,14 @@ def engine_spec(model_dir: Path) -> dict[str, object] | None:
     return spec
 
 
+def is_model_folder(model_dir: Path) -> bool:
+    """True for a folder one of the engines reads: one whose ENGINE_FILE names it, or a
+    sentence-transformers model."""
+    from app.core.embed.st_backend import SentenceTransformerEngine
+
+    return (model_dir / ENGINE_FILE).is_file() or SentenceTransformerEngine.recognizes(model_dir)
+
+
 def open_engine(model_dir: Path, batch_size: int, precision: str) -> Engine:
     """The engine for a model folder: the one its ENGINE_FILE names, else sentence-transformers."""
     from app.core.embed.st_backend import SentenceTransformerEngine
