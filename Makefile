@@ -27,10 +27,10 @@ $(STAMP): pyproject.toml Makefile | $(BIN)/python
 system-libs: $(STAMP)
 	$(BIN)/python -m app.platform_check --install
 
-# The multilingual embedder too: a library can be indexed with it (Settings, reindex-library
-# --embedder), and the cross-language tests use it (tests/core/test_cross_language.py).
+# The defaults: the chat models, the multilingual embedder of new libraries and the English-only
+# one that libraries written before it recorded (packaging/install_models.py --list).
 models: $(STAMP)
-	$(BIN)/python packaging/install_models.py models --with use-multilingual-v3
+	$(BIN)/python packaging/install_models.py models
 
 # The Chinese font the window falls back to when the system has none (fonts/README.md): from the
 # system's fonts-wqy-microhei or `apt-get download` (no root); a warning, not a stop, when neither works.

@@ -16,7 +16,7 @@ from app.core import paths
 from app.core.api import EXIT_FAILED, EXIT_OK, EXIT_USAGE, Cancelled, FolioError, UsageError
 
 if TYPE_CHECKING:  # imported when a command runs: `folio documents` never loads torch or llama.cpp
-    from app.core.api import IngestProgress
+    from app.core.api import IngestProgress, IngestReport
     from app.core.qa import Folio
 
 IDLE_MINUTES = 15.0
@@ -148,7 +148,11 @@ def _progress_printer(out: TextIO) -> Callable[[IngestProgress], None]:
 
 def cmd_ingest(args: argparse.Namespace, folio: Folio, out: TextIO) -> int:
     report = folio.ingest(args.paths, progress=None if args.json else _progress_printer(sys.stderr))
-    if args.json:
+    return _print_report(report, args.json, out)
+
+
+def _print_report(report: IngestReport, as_json: bool, out: TextIO) -> int:
+    if as_json:
         _emit(out, report.to_json())
     else:
         for item in report.files:
@@ -237,26 +241,16 @@ def cmd_serve(args: argparse.Namespace) -> int:
 
 def cmd_reindex_library(args: argparse.Namespace, folio: Folio, out: TextIO) -> int:
     """The old library is only read; vectors of two models never meet in one library."""
-    target = Path(args.into).expanduser()
-    if target.resolve() == folio.library_dir.resolve():
-        raise UsageError("--into must be a new library folder, not the library being read")
-    if target.exists() and (not target.is_dir() or any(target.iterdir())):
-        raise UsageError(f"{target} is not empty: re-index into a new, empty folder")
     from app.core.embed.embedder import Embedder
-    from app.core.qa import build_services
 
     embedder = (
         Embedder(args.embedder.expanduser(), precision=folio.settings.embed_precision)
         if args.embedder
         else None
     )
-    new = build_services(folio.settings, target, embedder=embedder)
-    try:
-        return cmd_ingest(
-            argparse.Namespace(paths=[Path(d.path) for d in folio.documents()], json=args.json), new, out
-        )
-    finally:
-        new.close()
+    progress = None if args.json else _progress_printer(sys.stderr)
+    report = folio.reindex_library(Path(args.into).expanduser(), progress, embedder=embedder)
+    return _print_report(report, args.json, out)
 
 
 COMMANDS: dict[str, Callable[[argparse.Namespace, Folio, TextIO], int]] = {

@@ -9,7 +9,7 @@ from dataclasses import dataclass
 from pathlib import Path
 
 from app.core import paths
-from app.core.api import Hit, Settings
+from app.core.api import Hit, Settings, is_model_folder
 
 SAMPLE_FILE = "sample.pdf"
 # A fact stated on one page of resources/sample.pdf only (packaging/make_sample_pdf.py writes it).
@@ -54,7 +54,7 @@ def _check_installation(settings: Settings) -> Path:
     _require(sample.is_file(), f"sample document missing: {sample}")
     _require(settings.chat_model_path().is_file(), f"chat model missing: {settings.chat_model_path()}")
     embed = settings.embed_model_path()
-    _require((embed / "modules.json").is_file(), f"embedding model missing: {embed}")
+    _require(is_model_folder(embed), f"embedding model missing: {embed}")
     return sample
 
 

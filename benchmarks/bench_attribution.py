@@ -147,10 +147,16 @@ def main() -> None:
     embedding, _ = timed(lambda: embedder.embed(bodies), args.runs)  # the model call alone
     lexical, _ = timed(lambda: attribute(answer, passages), args.runs)
     scoring, _ = timed(
-        lambda: attribute(answer, passages, passage_vectors=passage_vectors, embed=remembered), args.runs
+        lambda: attribute(
+            answer, passages, passage_vectors=passage_vectors, embed=remembered, scales=embedder.scales
+        ),
+        args.runs,
     )
     full, result = timed(
-        lambda: attribute(answer, passages, passage_vectors=passage_vectors, embed=embedder.embed), args.runs
+        lambda: attribute(
+            answer, passages, passage_vectors=passage_vectors, embed=embedder.embed, scales=embedder.scales
+        ),
+        args.runs,
     )
     checks = [s for s in result.sentences if s.kind == "factual"]
     report = {

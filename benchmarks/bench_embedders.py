@@ -94,7 +94,10 @@ def gate_figures(folio: Folio, questions: Sequence[Question], threshold: float) 
     out: dict[str, Any] = {}
     for lang in ("en", "zh"):
         mine = [q for q in questions if q.lang == lang and not q.cross]
-        scores = {q.id: gate_score(q.question, folio.search(q.question, 6).hits).score for q in mine}
+        scores = {
+            q.id: gate_score(q.question, folio.search(q.question, 6).hits, folio.embedder.scales).score
+            for q in mine
+        }
         unanswerable = [scores[q.id] for q in mine if not q.answerable]
         answerable = [scores[q.id] for q in mine if q.answerable]
         out[lang] = {

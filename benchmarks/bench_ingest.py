@@ -1,13 +1,15 @@
 """Ingestion throughput side by side with the raw engines, per embedder precision, and peak RSS.
 
 Usage: .venv/bin/python benchmarks/bench_ingest.py [PDF ...] [--precisions fp32,auto] [--rounds N]
-       [--rss-pages 100,1000]
+       [--rss-pages 100,1000] [--embedders all-MiniLM-L6-v2,use-multilingual-v3]
 
 In one run, on the same files:
 - raw: pypdf text extraction alone, then raw sentence-transformers float32 encoding (batch 32) of the
   very chunk texts Folio stored: the engines without Folio;
-- `Folio.ingest` into a fresh library for each precision (fp32, and auto: bf16 on CPUs with native
-  bf16 units), alternating over the rounds; pages/s, chunks/s, in-process search latency, size;
+- `Folio.ingest` into a fresh library for each embedder (folders under models/) and, for a
+  sentence-transformers one, each precision (fp32, and auto: bf16 on CPUs with native bf16 units;
+  the numpy USE encoder has one), alternating over the rounds; pages/s, chunks/s, in-process search
+  latency, size;
 - the cosine between the fp32 and bf16 vectors of the same chunks;
 - peak RSS of a whole `Folio.ingest` process for generated PDFs of 100 and 1,000 pages (each in its
   own process, VmHWM: the process's lifetime peak).
@@ -40,6 +42,7 @@ import numpy as np  # noqa: E402
 
 from app.core import paths  # noqa: E402
 from app.core.config import Settings  # noqa: E402
+from app.core.embed.engine import engine_spec  # noqa: E402
 from app.core.embed.precision import resolve_precision  # noqa: E402
 from app.core.ingest.page import PageContent  # noqa: E402
 from app.core.ingest.read_base import ReadOptions  # noqa: E402
@@ -73,6 +76,11 @@ def parse_args(argv: Sequence[str] | None = None) -> argparse.Namespace:
     parser.add_argument(
         "--rss-pages", default="100,1000", help="page counts for the peak-RSS runs ('' = none)"
     )
+    parser.add_argument(
+        "--embedders",
+        default=f"{paths.ENGLISH_EMBED_MODEL_DIR},{paths.DEFAULT_EMBED_MODEL_DIR}",
+        help="embedder folders under models/, compared side by side",
+    )
     parser.add_argument("--peak-rss-child", type=int, help=argparse.SUPPRESS)
     return parser.parse_args(argv)
 
@@ -90,16 +98,33 @@ def raw_encode_s(texts: list[str]) -> tuple[float, np.ndarray[Any, Any]]:
     """sentence-transformers on its own, float32, the way its documentation shows it."""
     from sentence_transformers import SentenceTransformer
 
-    model = SentenceTransformer(str(paths.default_embed_model()), device="cpu", local_files_only=True)
+    model = SentenceTransformer(str(paths.english_embed_model()), device="cpu", local_files_only=True)
     model.encode(texts[:RAW_BATCH], batch_size=RAW_BATCH)  # warm-up
     started = time.perf_counter()
     vectors = model.encode(texts, batch_size=RAW_BATCH, normalize_embeddings=True, convert_to_numpy=True)
     return time.perf_counter() - started, np.asarray(vectors, dtype=np.float32)
 
 
-def ingest_once(pdfs: list[Path], precision: str, tmp: Path, round_no: int) -> dict[str, Any]:
-    library = tmp / f"library-{precision}-{round_no}"
-    folio = build_services(Settings(embed_precision=precision), library)
+def variant_settings(variant: str) -> Settings:
+    """ "FOLDER/PRECISION" as Settings: that embedder folder under models/, that precision."""
+    folder, precision = variant.rsplit("/", 1)
+    return Settings(embed_model_dir=str(paths.models_dir() / folder), embed_precision=precision)
+
+
+def variants(embedders: list[str], precisions: list[str]) -> list[str]:
+    """Each embedder with each precision; an engine without precisions (engine_spec) once, auto."""
+    out: list[str] = []
+    for folder in embedders:
+        if engine_spec(paths.models_dir() / folder) is not None:
+            out.append(f"{folder}/auto")
+        else:
+            out += [f"{folder}/{precision}" for precision in precisions]
+    return out
+
+
+def ingest_once(pdfs: list[Path], variant: str, tmp: Path, round_no: int) -> dict[str, Any]:
+    library = tmp / f"library-{variant.replace('/', '-')}-{round_no}"
+    folio = build_services(variant_settings(variant), library)
     folio.warm_up()
     started = time.perf_counter()
     report = folio.ingest(pdfs)
@@ -181,11 +206,12 @@ def main(argv: Sequence[str] | None = None) -> int:
     if not pdfs:
         print("no PDF to ingest (../shared/pdf-samples is absent?)", file=sys.stderr)
         return 1
-    precisions = [p.strip() for p in args.precisions.split(",") if p.strip()]
+    embedders = [e.strip() for e in args.embedders.split(",") if e.strip()]
+    precisions = variants(embedders, [p.strip() for p in args.precisions.split(",") if p.strip()])
     results: dict[str, Any] = {
         "files": [str(p) for p in pdfs],
         "cpu_count": os.cpu_count(),
-        "precisions": {p: resolve_precision(p) for p in precisions},
+        "precisions": {p: resolve_precision(p.rsplit("/", 1)[1]) for p in precisions},
     }
     parse_started = time.perf_counter()
     text_only = ReadOptions(ocr=False)
@@ -205,13 +231,14 @@ def main(argv: Sequence[str] | None = None) -> int:
                     f"{run['chunks']} chunks in {run['seconds']:.1f} s",
                     flush=True,
                 )
-        first = runs[precisions[0]][0]
+        english = [p for p in precisions if p.startswith(paths.ENGLISH_EMBED_MODEL_DIR + "/")]
+        first = runs[(english or precisions)[0]][0]
         texts = stored_chunks(first["library"])
         encode_s, raw_vectors = raw_encode_s(texts)
-        libraries = {p: runs[p][0]["library"] for p in precisions}
+        libraries = {p: runs[p][0]["library"] for p in english}
         agreement = {}
         for precision, library in libraries.items():
-            folio = build_services(Settings(embed_precision=precision), library)
+            folio = build_services(variant_settings(precision), library)
             vectors = folio.embedder.embed(stored_chunks(library))
             folio.close()
             if vectors.shape == raw_vectors.shape:

@@ -1,12 +1,13 @@
 """Fit the attribution weights and thresholds on the labelled sentence set, and report precision/recall.
 
-Usage: .venv/bin/python benchmarks/calibrate_attribution.py [--no-embedder]
+Usage: .venv/bin/python benchmarks/calibrate_attribution.py [--no-embedder] [--embedder DIR]
 Grid-searches app.core.answering.attribution.Calibration on tests/core/data/attribution_pairs.json for the
 best F0.5 of "supported" (right passage required; precision counts double): first the
-lexical weights and threshold (no vectors), then the embedding mix and its threshold (real
-all-MiniLM-L6-v2 vectors). Reports the fit on the whole set and leave-one-topic-out figures (each topic
-scored with weights fitted on the others). Prints the figures and writes
-benchmarks/results/attribution_calibration.json. Never run by the test suite.
+lexical weights and threshold (no vectors), then the embedding mix, the embedder's cosine scale
+(CosineScales.attribution_floor/ceiling, embed/engine.py) and its threshold (real vectors of
+--embedder, default all-MiniLM-L6-v2). Reports the fit on the whole set and leave-one-topic-out
+figures (each topic scored with weights fitted on the others). Prints the figures and writes
+benchmarks/results/attribution_calibration[-EMBEDDER].json. Never run by the test suite.
 """
 
 from __future__ import annotations
@@ -23,6 +24,7 @@ ROOT = Path(__file__).resolve().parents[1]
 sys.path.insert(0, str(ROOT))
 
 from app.core.answering.attribution import CALIBRATION, Calibration, attribute  # noqa: E402
+from app.core.embed.engine import CosineScales  # noqa: E402
 from tests.core.attribution_cases import CachedEmbedder, Case, evaluate, load_cases  # noqa: E402
 
 RESULTS = ROOT / "benchmarks" / "results" / "attribution_calibration.json"
@@ -35,10 +37,11 @@ LEXICAL_GRID = {
 }
 # CJK sentences get no embedding share: all-MiniLM-L6-v2 is an English model and its cosines for
 # Chinese sentences sit between 0.4 and 0.9 whatever the passage (see "cosines" in the results).
+# The cosine grid spans both embedders' scales (USE's cosines sit lower than MiniLM's).
 EMBEDDING_GRID = {
     "embedding_share": [0.0, 0.1, 0.2, 0.3, 0.5],
-    "cosine_floor": [0.3, 0.4, 0.5],
-    "cosine_ceiling": [0.6, 0.75, 0.9],
+    "cosine_floor": [0.1, 0.2, 0.3, 0.4, 0.5],
+    "cosine_ceiling": [0.4, 0.5, 0.6, 0.75, 0.9],
 }
 
 Row = tuple[bool, tuple[int, ...], float]  # supported, citations, support
@@ -50,6 +53,7 @@ def scores(
     calibration: Calibration,
     embed: CachedEmbedder | None,
     threshold_field: str,
+    scales: CosineScales | None = None,
 ) -> list[list[Row]]:
     """Each case's verdict through the full attribute() path, for every threshold in THRESHOLDS."""
     table: list[list[Row]] = []
@@ -60,7 +64,12 @@ def scores(
             passages = topics[case.topic]
             vectors = embed(passages) if embed is not None else None
             result = attribute(
-                case.sentence, passages, passage_vectors=vectors, embed=embed, calibration=gate
+                case.sentence,
+                passages,
+                passage_vectors=vectors,
+                embed=embed,
+                scales=scales,
+                calibration=gate,
             )
             check = result.sentences[0]
             rows.append((bool(check.supported), check.citations, check.support))
@@ -128,6 +137,9 @@ def fit(
     names = list(grid)
     table: dict[tuple[float, ...], list[list[Row]]] = {}
     for values in itertools.product(*(grid[name] for name in names)):
+        chosen_values = dict(zip(names, values, strict=True))
+        if chosen_values.get("cosine_ceiling", 1.0) <= chosen_values.get("cosine_floor", 0.0):
+            continue  # a scale needs room between no and full evidence
         table[values] = score_rows(replace(base, **dict(zip(names, values, strict=True))))
     everything = set(range(len(cases)))
     key, index, _ = best(cases, table, everything)
@@ -182,6 +194,7 @@ def cosines(topics: dict[str, list[str]], cases: list[Case], embed: CachedEmbedd
 def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--no-embedder", action="store_true", help="fit the lexical weights only")
+    parser.add_argument("--embedder", type=Path, help="embedding model folder (default all-MiniLM-L6-v2)")
     args = parser.parse_args()
     topics, all_cases = load_cases()
     cases = [case for case in all_cases if case.label in ("supported", "unsupported")]
@@ -194,36 +207,58 @@ def main() -> None:
         from app.core import paths
         from app.core.embed.embedder import Embedder
 
-        embed = CachedEmbedder(Embedder(paths.default_embed_model()).embed)
+        embedder = Embedder(args.embedder or paths.english_embed_model())
+        embed = CachedEmbedder(embedder.embed)
+        own = embedder.scales
+        report["embedder"] = embedder.name
+        report["embedder_scales"] = asdict(own)
+        # another embedder than the one the weights were fitted with: only its cosine scale is fitted
+        grid = (
+            EMBEDDING_GRID
+            if args.embedder is None
+            else {name: values for name, values in EMBEDDING_GRID.items() if name.startswith("cosine_")}
+        )
         semantic = fit(
             cases,
-            EMBEDDING_GRID,
+            grid,
             chosen,
             "threshold_embedded",
-            lambda c: scores(topics, cases, c, embed, "threshold_embedded"),
+            lambda c: scores(topics, cases, c, embed, "threshold_embedded", own),
         )
         chosen = semantic["calibration"]
         report["embedding"] = semantic
         report["cosines"] = cosines(topics, cases, embed)
-        report["check_with_embedder"] = evaluate(topics, all_cases, embed=embed, calibration=chosen)
+        report["check_with_embedder"] = evaluate(
+            topics, all_cases, embed=embed, scales=own, calibration=chosen
+        )
+        report["check_with_embedder_own_scale"] = evaluate(
+            topics,
+            all_cases,
+            embed=embed,
+            scales=own,
+            calibration=replace(chosen, cosine_floor=None, cosine_ceiling=None),
+        )
     report["check_lexical"] = evaluate(topics, all_cases, calibration=chosen)
     report["chosen"] = asdict(chosen)
     for part in ("lexical", "embedding"):
         if part in report:
             report[part]["calibration"] = asdict(report[part]["calibration"])
-    RESULTS.parent.mkdir(parents=True, exist_ok=True)
-    RESULTS.write_text(json.dumps(report, indent=2, ensure_ascii=False) + "\n", encoding="utf-8")
+    results = (
+        RESULTS if args.embedder is None else RESULTS.with_name(f"{RESULTS.stem}-{args.embedder.name}.json")
+    )
+    results.parent.mkdir(parents=True, exist_ok=True)
+    results.write_text(json.dumps(report, indent=2, ensure_ascii=False) + "\n", encoding="utf-8")
     print(f"chosen: {asdict(chosen)}")
     for part in ("lexical", "embedding"):
         if part in report:
             print(f"{part:9} fit:          {json.dumps(report[part]['fit'])}")
             print(f"{part:9} leave-1-out:  {json.dumps(report[part]['leave_one_topic_out'])}")
-    for part in ("check_lexical", "check_with_embedder"):
+    for part in ("check_lexical", "check_with_embedder", "check_with_embedder_own_scale"):
         if part in report:
             print(f"{part}: misses:")
             for miss in report[part]["misses"]:
                 print("   ", miss)
-    print(f"wrote {RESULTS.relative_to(ROOT)}")
+    print(f"wrote {results.relative_to(ROOT)}")
 
 
 if __name__ == "__main__":

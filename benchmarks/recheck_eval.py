@@ -52,7 +52,7 @@ def shown_passages(folio: Folio, settings: Settings, question: str) -> list[Hit]
     hits = list(folio.search(question, settings.passages_k).hits)
     if settings.answer_from != "found":
         return hits
-    located = locate(question, hits, folio.answerer.embed)
+    located = locate(question, hits, folio.answerer.embed, folio.answerer.scales)
     originals = {hit.chunk_id: hit for hit in hits}
     return [originals[hit.chunk_id] for hit in found_passages(hits, located)]
 

@@ -50,7 +50,9 @@ install -m 0644 packaging/linux/folio.desktop "$STAGE/usr/share/applications/fol
 cat > "$STAGE/usr/share/doc/folio/copyright" <<'EOF'
 Folio: MIT licence (see the project repository).
 Bundled third-party software keeps its own licence; each package's metadata (*.dist-info) sits
-in /opt/folio/_internal. Models: Qwen2.5-Coder-0.5B-Instruct (Apache-2.0), all-MiniLM-L6-v2 (Apache-2.0).
+in /opt/folio/_internal. Models: Qwen2.5-Coder-0.5B-Instruct (Apache-2.0), Universal Sentence Encoder multilingual v3
+(Apache-2.0; the embedder of new libraries), all-MiniLM-L6-v2 (Apache-2.0; the embedder of libraries
+written before, until they are re-indexed).
 Font: WenQuanYi Micro Hei (/opt/folio/_internal/fonts/wqy-microhei.ttc, from Debian's
 fonts-wqy-microhei), Apache-2.0 or GPL-3+ with the font exception; its Debian copyright file is
 /opt/folio/_internal/fonts/wqy-microhei.copyright. Folio uses it only when no system font has Chinese.

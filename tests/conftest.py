@@ -90,7 +90,9 @@ def chat_model_path(models_dir: Path) -> Path:
 
 @pytest.fixture(scope="session")
 def embed_model_path(models_dir: Path) -> Path:
-    return models_dir / paths.DEFAULT_EMBED_MODEL_DIR
+    """all-MiniLM-L6-v2: the tests of the machinery were written against it (the default of new
+    libraries, USE multilingual, has tests of its own: test_cross_language.py, test_embedder_default.py)."""
+    return models_dir / paths.ENGLISH_EMBED_MODEL_DIR
 
 
 @pytest.fixture(scope="session")

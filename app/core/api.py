@@ -8,6 +8,7 @@ from typing import TYPE_CHECKING, Any, Protocol
 
 from app.core.cancel import CancelToken
 from app.core.config import CITE_MODES, MODEL_FIELDS, Settings, SettingsOwner, load_settings, save_settings
+from app.core.embed.reindex import ReindexAdvice
 from app.core.errors import EXIT_FAILED, EXIT_OK, EXIT_USAGE, Cancelled, FolioError, ModelError, UsageError
 from app.core.formats import FORMATS, all_patterns, format_names, name_patterns
 from app.core.generate.catalog import by_file, chat_models, default_model
@@ -28,11 +29,13 @@ if TYPE_CHECKING:  # loaded at first use (__getattr__ below): numpy, SQLAlchemy,
         Metrics,
         Retrieved,
     )
+    from app.core.embed.engine import is_model_folder
     from app.core.ingest.pipeline import FileResult, IngestProgress, IngestReport, ProgressCallback
     from app.core.prompt.citations import marker_numbers
     from app.core.store.conversations import ChatSummary
     from app.core.store.layers import PageLayerInfo
     from app.core.store.records import DocumentInfo
+    from app.core.store.swap import reindex_folder, replace_library
 
 _LAZY = {
     "SentenceCheck": "app.core.answering.checks",
@@ -58,6 +61,9 @@ _LAZY = {
     "ChatSummary": "app.core.store.conversations",
     "PageLayerInfo": "app.core.store.layers",
     "DocumentInfo": "app.core.store.records",
+    "is_model_folder": "app.core.embed.engine",
+    "reindex_folder": "app.core.store.swap",
+    "replace_library": "app.core.store.swap",
 }
 
 
@@ -118,6 +124,15 @@ class FolioApi(Protocol):
         self, document: str | int, progress: ProgressCallback | None = None, cancel: CancelToken | None = None
     ) -> IngestReport: ...
 
+    def reindex_advice(self) -> ReindexAdvice | None: ...
+
+    def reindex_library(
+        self,
+        into: Path,
+        progress: ProgressCallback | None = None,
+        cancel: CancelToken | None = None,
+    ) -> IngestReport: ...
+
     def remove(self, document: str | int) -> DocumentInfo: ...
 
     def close(self) -> None: ...
@@ -154,6 +169,7 @@ __all__ = [
     "ModelInfo",
     "PageLayerInfo",
     "ProgressCallback",
+    "ReindexAdvice",
     "Retrieved",
     "SearchResult",
     "SentenceCheck",
@@ -165,8 +181,11 @@ __all__ = [
     "chat_models",
     "default_model",
     "format_names",
+    "is_model_folder",
     "load_settings",
     "marker_numbers",
     "name_patterns",
+    "reindex_folder",
+    "replace_library",
     "save_settings",
 ]

@@ -13,7 +13,11 @@ APP_NAME = "Folio"
 # kept selectable in Settings (app/core/generate/catalog.py).
 DEFAULT_CHAT_MODEL_FILE = "Qwen2.5-Coder-0.5B-Instruct-Q4_K_M.gguf"
 FAST_CHAT_MODEL_FILE = "SmolLM2-135M-Instruct.Q4_1.gguf"
-DEFAULT_EMBED_MODEL_DIR = "all-MiniLM-L6-v2"
+# New libraries: the multilingual embedder (a question finds pages in the other language;
+# benchmarks/README.md, "Embedders"). Libraries written before keep the English-only one they
+# recorded until they are re-indexed.
+DEFAULT_EMBED_MODEL_DIR = "use-multilingual-v3"
+ENGLISH_EMBED_MODEL_DIR = "all-MiniLM-L6-v2"
 
 
 def install_root() -> Path:
@@ -49,6 +53,11 @@ def fast_chat_model() -> Path:
 
 def default_embed_model() -> Path:
     return models_dir() / DEFAULT_EMBED_MODEL_DIR
+
+
+def english_embed_model() -> Path:
+    """all-MiniLM-L6-v2: the default of libraries written before the multilingual one."""
+    return models_dir() / ENGLISH_EMBED_MODEL_DIR
 
 
 def default_library_dir() -> Path:

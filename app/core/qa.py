@@ -15,6 +15,9 @@ from app.core.cancel import CancelToken
 from app.core.config import Settings, SettingsOwner
 from app.core.embed.binding import bind_library_embedder
 from app.core.embed.embedder import Embedder
+from app.core.embed.engine import open_engine
+from app.core.embed.reindex import ReindexAdvice
+from app.core.errors import ModelError, UsageError
 from app.core.index.consistency import VerifyReport, verify_library
 from app.core.index.scripts import ScriptPartition
 from app.core.index.sync import apply_change, open_vector_index, refresh_index
@@ -131,7 +134,8 @@ class Folio:
                 from app.core.answering.checking import embedding_verifier
                 from app.core.answering.pipeline import Answerer
 
-                verifier = embedding_verifier(self._stored_vectors, self.embedder.embed)
+                scales = self.embedder.scales
+                verifier = embedding_verifier(self._stored_vectors, self.embedder.embed, scales)
                 self._answerer = Answerer(
                     self.settings_owner,
                     self.conversations,
@@ -139,6 +143,7 @@ class Folio:
                     self.model_slot,
                     verifier,
                     self.embedder.embed,
+                    scales,
                 )
             return self._answerer
 
@@ -175,6 +180,45 @@ class Folio:
         in place and searchable."""
         info = self.store.find_document(document)
         return self._the_ingester().ingest([Path(info.path)], progress, cancel, reread=True)
+
+    def reindex_advice(self) -> ReindexAdvice | None:
+        """Advice to re-index when the library's embedder is English-only, the settings name none
+        (the library keeps its own) and the default of new libraries is multilingual; else None."""
+        documents = self.documents()
+        if self.settings.embed_model_dir or not documents or self.embedder.multilingual:
+            return None
+        default = self.settings.embed_model_path()
+        try:
+            engine = open_engine(default, self.embedder.batch_size, self.embedder.precision)
+        except ModelError:  # the default is not installed: nothing to re-index with
+            return None
+        if not engine.multilingual:
+            return None
+        pages = sum(info.pages for info in documents)
+        return ReindexAdvice(self.embedder.name, default.name, len(documents), pages)
+
+    def reindex_library(
+        self,
+        into: Path,
+        progress: ProgressCallback | None = None,
+        cancel: CancelToken | None = None,
+        embedder: Embedder | None = None,
+    ) -> IngestReport:
+        """Read every document of this library again into the new library `into`, with `embedder`
+        (else the settings' one: the default of new libraries unless one is set), and copy the
+        chats over. This library is only read; vectors of two models never meet in one library."""
+        if into.resolve() == self.library_dir.resolve():
+            raise UsageError("re-index into a new library folder, not the library being read")
+        if into.exists() and (not into.is_dir() or any(into.iterdir())):
+            raise UsageError(f"{into} is not empty: re-index into a new, empty folder")
+        new = Folio(self.settings_owner.current, into, embedder=embedder)
+        try:
+            report = new.ingest([Path(info.path) for info in self.documents()], progress, cancel)
+            if not report.cancelled:
+                new.conversations.copy_from(self.conversations)
+            return report
+        finally:
+            new.close()
 
     def search(self, query: str, k: int | None = None) -> SearchResult:
         index = self._ready()

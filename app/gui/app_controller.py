@@ -9,7 +9,7 @@ from typing import TYPE_CHECKING, Any
 
 from PySide6.QtCore import QObject, Signal
 
-from app.core.api import FolioError, Settings, save_settings
+from app.core.api import FolioError, Settings, replace_library, save_settings
 from app.gui.errors import ErrorReporter
 from app.gui.tasks import Resource, TaskContext, TaskRunner
 
@@ -40,6 +40,8 @@ class AppController(QObject):
     # Damage found at start-up: kind ("library" | "model" | "index") and what is wrong. The window
     # offers the fix (open another library, choose another model); the user's files are kept.
     startup_problem = Signal(str, str)
+    embedder_warm = Signal()  # the library's embedder is loaded and its index open
+    library_replaced = Signal(str)  # a re-indexed library took the library's place; where the old one is
     _settings_moved = Signal(object)  # Settings: the core's current settings changed (any thread)
 
     def __init__(
@@ -63,6 +65,7 @@ class AppController(QObject):
         self.model_info: Any = None
         self.model_loading = False
         self.embedder_ready = False
+        self.reindexing = False  # the library is being re-indexed (ReindexController): no writes to it
         self._built: FolioApi | None = None  # written by the store worker, read after it is joined
         self._settings_moved.connect(self._on_settings_moved)
 
@@ -126,6 +129,7 @@ class AppController(QObject):
         folio = self.folio
         for notice in folio.notices if folio is not None else []:  # e.g. a damaged index rebuilt
             self.startup_problem.emit("index", notice)
+        self.embedder_warm.emit()
 
     def _on_warm_failed(self, error: BaseException, details: str) -> None:
         self.status_changed.emit(self.tr("The embedding model could not be loaded."))
@@ -169,6 +173,38 @@ class AppController(QObject):
             self.status_changed.emit(self.tr("Ready"))
 
     # -- library ---------------------------------------------------------------------------------
+    def replace_library(self, reindexed: Path) -> None:
+        """Put the re-indexed library in the open one's place and open it. The model worker goes
+        first, so an answer in progress finishes on the old library; then the store worker closes
+        it, swaps the folders (the old one kept beside) and the new library opens as at start-up."""
+        folio = self.folio
+        if folio is None:
+            return
+        self.folio = None  # nothing new reaches the old library
+        self.embedder_ready = False
+        self.status_changed.emit(self.tr("Opening the re-indexed library…"))
+
+        def swap(_ctx: TaskContext) -> Path:
+            folio.close()
+            return replace_library(self.library_dir, reindexed)
+
+        def swapped(kept: Path) -> None:
+            self.library_replaced.emit(str(kept))
+            self.start()
+
+        def failed(error: BaseException, details: str) -> None:
+            self.reporter.report(error, details)
+            self.start()  # the old library, where it was
+
+        def after_answers(_none: object) -> None:
+            self.runner.submit(
+                Resource.STORE, swap, name="replace library", on_success=swapped, on_failure=failed
+            )
+
+        self.runner.submit(
+            Resource.MODEL, lambda _ctx: None, name="wait for the answer", on_success=after_answers
+        )
+
     def refresh_documents(self) -> None:
         folio = self.folio
         if folio is None:

@@ -83,6 +83,9 @@ class IngestController(QObject):
         if folio is None:
             self.message.emit(self.tr("The library is still opening; try again in a moment."))
             return
+        if self.app.reindexing:  # it would be missing from the re-indexed library
+            self.message.emit(self.tr("The library is being re-indexed; add documents when it is done."))
+            return
         batch = Batch(list(paths))
 
         def run(ctx: TaskContext) -> IngestReport:

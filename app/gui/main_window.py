@@ -30,6 +30,8 @@ from app.gui.ingest_panel import IngestPanel
 from app.gui.library_panel import LibraryPanel
 from app.gui.pdf_viewer import PdfViewer
 from app.gui.question_box import QuestionBox, has_local_files
+from app.gui.reindex_controller import ReindexController
+from app.gui.reindex_notice import ReindexNotice
 from app.gui.settings_dialog import SettingsDialog
 from app.gui.tasks import Resource, TaskContext
 from app.gui.transcript import Transcript
@@ -58,6 +60,7 @@ class MainWindow(QMainWindow):
         self.app = app
         self.ingest = IngestController(app, self)
         self.chat = ChatController(app, self)
+        self.reindexer = ReindexController(app, self)
         self.viewer: PdfViewer | None = None
         self.settings_dialog: SettingsDialog | None = None
         self.setWindowTitle(self.tr("Folio"))
@@ -81,6 +84,8 @@ class MainWindow(QMainWindow):
         chat_area = QWidget(self)
         chat_layout = QVBoxLayout(chat_area)
         chat_layout.setContentsMargins(0, 0, 8, 8)
+        self.reindex_notice = ReindexNotice(self.reindexer, self)
+        chat_layout.addWidget(self.reindex_notice)
         chat_layout.addWidget(self.transcript, 1)
         chat_layout.addWidget(self.question)
 
@@ -136,6 +141,11 @@ class MainWindow(QMainWindow):
         app.model_loaded.connect(self._model_loaded)
         app.model_failed.connect(lambda _message: self._update_send())
         self.ingest.message.connect(self._flash)
+        app.library_replaced.connect(
+            lambda kept: self._flash(
+                self.tr("The library was re-indexed; the old one is kept in {0}").format(kept)
+            )
+        )
         self.ingest.batch_finished.connect(self.library.model.add_failures)
         self.library.add_requested.connect(self.choose_documents)
         self.library.remove_requested.connect(self.confirm_remove)

@@ -11,6 +11,7 @@ from typing import Any
 import numpy as np
 
 from app.core.answering.attribution import CALIBRATION, Calibration, attribute
+from app.core.embed.engine import CosineScales
 
 DATA = Path(__file__).parent / "data" / "attribution_pairs.json"
 
@@ -67,6 +68,7 @@ def evaluate(
     cases: Sequence[Case],
     *,
     embed: CachedEmbedder | None = None,
+    scales: CosineScales | None = None,
     calibration: Calibration = CALIBRATION,
 ) -> dict[str, Any]:
     """Precision and recall of `supported` (a supported verdict counts only with the right passage),
@@ -77,7 +79,12 @@ def evaluate(
         passages = topics[case.topic]
         vectors = embed(passages) if embed is not None else None
         result = attribute(
-            case.sentence, passages, passage_vectors=vectors, embed=embed, calibration=calibration
+            case.sentence,
+            passages,
+            passage_vectors=vectors,
+            embed=embed,
+            scales=scales,
+            calibration=calibration,
         )
         assert len(result.sentences) == 1, case.sentence
         check = result.sentences[0]

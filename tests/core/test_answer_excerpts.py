@@ -9,6 +9,7 @@ import numpy.typing as npt
 
 from app.core.answering.excerpts import GAP, kept_sentences, score_sentences, select_excerpts
 from app.core.embed.embedder import Embedder
+from app.core.embed.st_backend import MINILM_SCALES
 from app.core.passage import Hit
 from tests.core.answer_helpers import make_hit
 
@@ -66,7 +67,7 @@ def test_a_chinese_question_is_scored_by_its_words_without_the_english_embedder(
         calls.append(texts)
         return np.ones((len(texts), 4), dtype=np.float32)
 
-    (selected,) = select_excerpts("灯塔有多高？", [make_hit(1, HAFEN)], embed)
+    (selected,) = select_excerpts("灯塔有多高？", [make_hit(1, HAFEN)], embed, MINILM_SCALES)
     assert "灯塔高三十一米，由花岗岩砌成。" in selected.text
     assert "港口在一九〇二年疏浚" not in selected.text and "旅游业" not in selected.text
     assert calls == []
@@ -74,7 +75,7 @@ def test_a_chinese_question_is_scored_by_its_words_without_the_english_embedder(
 
 def test_each_passage_keeps_its_own_best_sentences() -> None:
     other = make_hit(2, LIGHTHOUSE.replace("31 metres tall", "twelve metres wide"), page=8)
-    scores = score_sentences("How tall is the tower?", [LIGHTHOUSE, other.text], None)
+    scores = score_sentences("How tall is the tower?", [LIGHTHOUSE, other.text], None, None)
     assert kept_sentences(scores[0]) == [2, 3, 4]
     chosen = select_excerpts("How tall is the tower?", [make_hit(1, LIGHTHOUSE), other])
     assert [hit.chunk_id for hit in chosen] == [1, 2]
@@ -94,7 +95,7 @@ def test_the_embedder_finds_a_paraphrase_that_shares_no_word(embedder: Embedder)
     hits: list[Hit] = [make_hit(1, passage)]
     question = "Where can I park my bike?"
     words_only = select_excerpts(question, hits)[0].text
-    with_vectors = select_excerpts(question, hits, embedder.embed)[0].text
+    with_vectors = select_excerpts(question, hits, embedder.embed, embedder.scales)[0].text
     assert "Bicycles may be left in the shed" in with_vectors
     assert words_only != with_vectors
 
@@ -111,6 +112,6 @@ def test_more_evidence_is_kept_until_half_the_passage_and_nothing_for_itself_wit
     assert "Replace the filter" not in selected.text
     assert len(selected.text) <= 0.5 * len(codes) + 60  # half, plus the sentence that crosses it
     unrelated = make_hit(2, LIGHTHOUSE)
-    scores = score_sentences("What does error code E7 mean?", [unrelated.text], None)[0]
+    scores = score_sentences("What does error code E7 mean?", [unrelated.text], None, None)[0]
     assert all(score.score == 0.0 for score in scores)
     assert kept_sentences(scores) == [0, 1]  # the first sentence and its neighbour, nothing more

@@ -17,7 +17,7 @@ MANUAL = (
 
 def test_found_passages_keep_the_located_sentences_and_their_neighbours_only() -> None:
     hits = [make_hit(1, MANUAL, page=2), make_hit(2, "Descale every two months. Use the brush.", page=7)]
-    found = locate("How much water does the water tank hold?", hits, None)
+    found = locate("How much water does the water tank hold?", hits, None, None)
     assert found and found[0].sentence.startswith("Water tank: 1.8 litres")
     shown = found_passages(hits, found)
     assert [hit.chunk_id for hit in shown] == [found[0].citation.chunk_id]
@@ -28,7 +28,7 @@ def test_found_passages_keep_the_located_sentences_and_their_neighbours_only() -
 
 def test_the_hint_numbers_each_sentence_as_the_prompt_numbers_its_passage() -> None:
     hits = [make_hit(1, "Descale every two months. Use the brush.", page=7), make_hit(2, MANUAL, page=2)]
-    found = locate("How much water does the water tank hold?", hits, None)
+    found = locate("How much water does the water tank hold?", hits, None, None)
     asked = hinted_question("How much water does the tank hold?", hits, found)
     assert asked.startswith("How much water does the tank hold?\n\n")
     assert "[2] Water tank: 1.8 litres" in asked
@@ -40,7 +40,7 @@ def test_the_hint_numbers_each_sentence_as_the_prompt_numbers_its_passage() -> N
 def test_a_running_header_scores_nothing_and_a_quantity_question_prefers_a_number() -> None:
     header = "Page 3 of 5 Aurelia KX-40 Espresso Machine - Owner's Manual."
     texts = [f"{header} The KX-40 grinds its beans.", f"{header} The KX-40 heats up in 90 seconds."]
-    scored = score_sentences("How long does the Aurelia KX-40 take to heat up?", texts, None)
+    scored = score_sentences("How long does the Aurelia KX-40 take to heat up?", texts, None, None)
     assert all(row[0].score == 0.0 for row in scored)  # the header stands on both pages
     assert max(scored[1], key=lambda s: s.score).sentence.text.endswith("90 seconds.")
     assert asks_quantity("How long does it take?") and asks_quantity("清岚 S3 的水箱能装多少水？")

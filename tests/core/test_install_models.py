@@ -334,7 +334,8 @@ def test_catalog_defaults_are_the_files_folio_loads() -> None:
 
 def test_set_up_installs_the_defaults_and_more_only_on_request() -> None:
     default = [m.key for m in im.selected([], everything=False)]
-    assert default == [m.key for m in catalog.CATALOG if m.role in ("default", "fast")]
+    assert default == [m.key for m in catalog.CATALOG if m.role in ("default", "fast", "former")]
+    assert "all-minilm-l6-v2" in default  # the libraries written with it keep opening
     assert "qwen2.5-coder-1.5b" not in default
     assert "qwen2.5-coder-1.5b" in [m.key for m in im.selected(["qwen2.5-coder-1.5b"], everything=False)]
     assert len(im.selected([], everything=True)) == len(catalog.CATALOG)

@@ -22,9 +22,10 @@ from app.core.answering.types import (
 )
 from app.core.cancel import CancelToken
 from app.core.config import Settings, SettingsOwner
+from app.core.embed.reindex import ReindexAdvice
 from app.core.errors import ModelError
 from app.core.generate.model import ModelInfo, Sampling
-from app.core.ingest.pipeline import FileResult, IngestReport, ProgressCallback
+from app.core.ingest.pipeline import FileResult, IngestProgress, IngestReport, ProgressCallback
 from app.core.passage import Citation, Hit
 from app.core.prompt.budget import Budget
 from app.core.store.conversations import ChatSummary
@@ -103,7 +104,7 @@ class FakeAnswerer:
         cancel = cancel or CancelToken()
         yield Retrieved(self.hits, 1.0)
         if self.hits:  # Folio's located sentences come before the first token
-            yield Located(locate(question, self.hits, None), 2.0)
+            yield Located(locate(question, self.hits, None, None), 2.0)
         self.started.set()
         text: list[str] = []
         for token in self.tokens:
@@ -134,6 +135,10 @@ class FakeFolio:
         self.closed = False
         self.removed: list[int | str] = []
         self.notices: list[str] = []
+        self.advice: ReindexAdvice | None = None  # what reindex_advice says
+        self.reindex_documents = ["a.pdf", "b.pdf"]
+        self.reindex_gate = threading.Event()
+        self.reindex_gate.set()
 
     @property
     def settings(self) -> Settings:
@@ -191,6 +196,29 @@ class FakeFolio:
         self, document: str | int, progress: ProgressCallback | None = None, cancel: CancelToken | None = None
     ) -> IngestReport:
         return IngestReport([FileResult(str(document), str(document), "updated", 1, 1)], 1.0)
+
+    def reindex_advice(self) -> ReindexAdvice | None:
+        return self.advice
+
+    def reindex_library(
+        self,
+        into: Path,
+        progress: ProgressCallback | None = None,
+        cancel: CancelToken | None = None,
+    ) -> IngestReport:
+        """As Folio's: each document read again into `into` (a folder with one file, here), progress
+        after each, a cancel between them; `reindex_gate` holds it until the test says go."""
+        into.mkdir(parents=True)
+        (into / "reindexed").write_text("new", encoding="utf-8")
+        files: list[FileResult] = []
+        for index, name in enumerate(self.reindex_documents):
+            self.reindex_gate.wait(10)
+            if cancel is not None and cancel.cancelled:
+                return IngestReport(files, 1.0, cancelled=True)
+            files.append(FileResult(name, name, "added", 10, 10))
+            if progress is not None:
+                progress(IngestProgress(index, len(self.reindex_documents), name, 10, 10, "done"))
+        return IngestReport(files, 1.0)
 
     def remove(self, document: str | int) -> DocumentInfo:
         self.removed.append(document)

@@ -22,7 +22,9 @@ QUESTION = "How much water does the water tank hold?"
 
 
 def _answer(settings: Settings, sessions: sessionmaker[Session], engine: Engine, mode: str) -> Answer:
-    answerer = make_answerer(settings.replace(answer_from=mode), sessions, fixed_search(HITS), engine=engine)
+    answerer = make_answerer(
+        settings.replace(answer_from=mode, ttft_target_s=0.0), sessions, fixed_search(HITS), engine=engine
+    )
     return ask(answerer, QUESTION, AskOptions(max_tokens=24, temperature=0.0))
 
 

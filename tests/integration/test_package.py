@@ -147,7 +147,8 @@ def test_deb_layout(installed_root: Path) -> None:
         )
         assert icon.read_bytes().startswith(b"\x89PNG")
     assert (internal / "models" / paths.DEFAULT_CHAT_MODEL_FILE).stat().st_size > 400_000_000
-    assert (internal / "models" / "all-MiniLM-L6-v2" / "model.safetensors").is_file()
+    assert (internal / "models" / paths.DEFAULT_EMBED_MODEL_DIR / "weights.npz").is_file()
+    assert (internal / "models" / paths.ENGLISH_EMBED_MODEL_DIR / "model.safetensors").is_file()
     assert (internal / "resources" / "sample.pdf").is_file()
     assert (internal / "llama_cpp" / "lib" / "libllama.so").exists()
     # the Chinese font the window loads when the system has none, with its licence

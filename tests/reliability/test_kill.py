@@ -45,7 +45,7 @@ def _kill_after_lines(proc_args: tuple[Path, ...], argv: tuple[str, ...], lines:
     return len(seen)
 
 
-def test_kill_during_ingest(tmp_path: Path, embedder: Embedder) -> None:
+def test_kill_during_ingest(tmp_path: Path) -> None:
     corpus = write_corpus(tmp_path / "corpus")
     rng = random.Random(20261130)
     committed_total = 0
@@ -53,7 +53,7 @@ def test_kill_during_ingest(tmp_path: Path, embedder: Embedder) -> None:
         library = tmp_path / f"lib-{trial}"
         lines = rng.randint(0, 2 * len(corpus))
         _kill_after_lines((library,), ("ingest", str(tmp_path / "corpus")), lines, rng.uniform(0.0, 0.6))
-        folio = build_services(Settings(), library, embedder=embedder)
+        folio = build_services(Settings(), library)  # the embedder the CLI wrote it with (the default)
         try:
             folio.warm_up()  # a lagging index file is rebuilt from the store here, with a notice
             report = folio.verify()

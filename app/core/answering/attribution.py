@@ -13,8 +13,6 @@ from app.core.answering.lexical import is_connective, normalize, specifics, with
 from app.core.answering.quantities import clashes, quantities
 from app.core.answering.refusal import is_refusal
 from app.core.answering.scoring import (
-    ATTRIBUTION_COSINE_CEILING,
-    ATTRIBUTION_COSINE_FLOOR,
     Embed,
     Matrix,
     WeightedTerms,
@@ -29,6 +27,7 @@ from app.core.answering.subject import (
     about_question,
     misbound_numbers,
 )
+from app.core.embed.engine import CosineScales
 from app.core.keywords import CJK_FUNCTION, CJK_LETTER, content_terms, is_number
 from app.core.script import has_cjk
 
@@ -44,8 +43,10 @@ class Calibration:
     number_boost: float = 1.0  # a number weighs this much more than a word of the same rarity
     embedding_share: float = 0.1  # weight of the embedding evidence (noisy-or with the lexical), Latin
     embedding_share_cjk: float = 0.0  # the same for CJK sentences (the English embedder reads them poorly)
-    cosine_floor: float = ATTRIBUTION_COSINE_FLOOR  # cosine that counts as no evidence
-    cosine_ceiling: float = ATTRIBUTION_COSINE_CEILING  # cosine that counts as full evidence
+    # cosines that count as no / full evidence: the embedder's own scales (embed/engine.py) unless
+    # set here (calibrate_attribution.py tries others)
+    cosine_floor: float | None = None
+    cosine_ceiling: float | None = None
     missing_here: float = 0.65  # factor lost per number/name absent from this passage
     missing_everywhere: float = 0.65  # factor lost per number/name absent from every passage
     threshold: float = 0.375  # supported from here, lexical evidence only
@@ -115,6 +116,7 @@ class _Scores:
         weights: Weights,
         cosines: Matrix | None,
         calibration: Calibration,
+        scales: CosineScales | None,
         asked: frozenset[str] = frozenset(),
     ) -> None:
         text = normalize(without_lead_in(body))
@@ -136,8 +138,10 @@ class _Scores:
         self._share = calibration.embedding_share_cjk if has_cjk(text) else calibration.embedding_share
         self._calibration = calibration
         self._semantic: list[float] | None = None
-        if cosines is not None:
+        if cosines is not None and scales is not None:
             floor, ceiling = calibration.cosine_floor, calibration.cosine_ceiling
+            floor = scales.attribution_floor if floor is None else floor
+            ceiling = scales.attribution_ceiling if ceiling is None else ceiling
             self._semantic = [scaled_cosine(float(c), floor, ceiling) for c in cosines]
 
     def support(self, indices: Sequence[int]) -> float:
@@ -201,13 +205,15 @@ def attribute(
     *,
     passage_vectors: npt.ArrayLike | None = None,
     embed: Embed | None = None,
+    scales: CosineScales | None = None,
     calibration: Calibration = CALIBRATION,
     question: str | None = None,
 ) -> Attribution:
     """Check every sentence of `answer` against `passages` ([1] is passages[0]).
 
     passage_vectors: the passages' stored embeddings (one row each), embed: the embedder's function for
-    the sentences (called once, with all of them). Without both, only lexical evidence counts.
+    the sentences (called once, with all of them), scales: how its cosines read. Without all three,
+    only lexical evidence counts.
     A marker naming no passage (e.g. [9] of 8) is a wrong citation too. Raises ValueError for vectors
     whose shape does not fit the passages. With the `question`, a supported sentence is also checked
     for being about it (`on_question`), and one whose number the passage states for another subject
@@ -218,7 +224,8 @@ def attribute(
     weights = Weights.of([p.terms for p in prepared])
     kinds = [_kind_of(sentence) for sentence in sentences]
     factual = [i for i, kind in enumerate(kinds) if kind == "factual"]
-    cosines = _cosines([sentences[i].body for i in factual], passage_vectors, embed, len(prepared))
+    usable = embed if scales is not None else None
+    cosines = _cosines([sentences[i].body for i in factual], passage_vectors, usable, len(prepared))
     threshold = calibration.threshold if cosines is None else calibration.threshold_embedded
     subject = QuestionSubject(question, weights) if question is not None else None
     asked = frozenset(content_terms(normalize(question))) if question is not None else frozenset()
@@ -232,7 +239,7 @@ def attribute(
             )
             continue
         row = None if cosines is None else cosines[factual.index(index)]
-        scores = _Scores(sentence.body, prepared, weights, row, calibration, asked)
+        scores = _Scores(sentence.body, prepared, weights, row, calibration, scales, asked)
         check = _verdict(sentence, scores, threshold, prepared)
         checks.append(check if subject is None else _on_subject(check, scores, subject, prepared))
     judged = [check for check in checks if check.supported is not None]

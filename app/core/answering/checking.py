@@ -10,6 +10,7 @@ import numpy.typing as npt
 from app.core.answering.attribution import attribute
 from app.core.answering.checks import Attribution
 from app.core.answering.scoring import Embed
+from app.core.embed.engine import CosineScales
 from app.core.passage import Citation, Hit
 
 # (question, answer text, the passages the model was given, [1] first) -> every sentence checked
@@ -23,7 +24,7 @@ def lexical_verifier(question: str, text: str, passages: Sequence[Hit]) -> Attri
     return attribute(text, [hit.text for hit in passages], question=question)
 
 
-def embedding_verifier(stored_vectors: StoredVectors, embed: Embed) -> Verifier:
+def embedding_verifier(stored_vectors: StoredVectors, embed: Embed, scales: CosineScales) -> Verifier:
     """Sentence support from words, numbers and the embedder: the passages' vectors come from the
     store, the sentences are embedded in one batch."""
 
@@ -34,6 +35,7 @@ def embedding_verifier(stored_vectors: StoredVectors, embed: Embed) -> Verifier:
             [hit.text for hit in passages],
             passage_vectors=vectors,
             embed=embed if vectors is not None else None,
+            scales=scales,
             question=question,
         )
 

@@ -11,16 +11,9 @@ import numpy as np
 from app.core.answering.asked import asks_quantity, new_numbers
 from app.core.answering.gate import question_terms
 from app.core.answering.lexical import normalize
-from app.core.answering.scoring import (
-    GATE_COSINE_CEILING,
-    GATE_COSINE_FLOOR,
-    Embed,
-    WeightedTerms,
-    Weights,
-    cosine_matrix,
-    scaled_cosine,
-)
+from app.core.answering.scoring import Embed, WeightedTerms, Weights, cosine_matrix, scaled_cosine
 from app.core.answering.sentences import Sentence, split_sentences
+from app.core.embed.engine import CosineScales
 from app.core.keywords import content_terms
 from app.core.passage import Hit
 from app.core.script import has_cjk
@@ -53,10 +46,12 @@ class SentenceScore:
         return self.coverage + COSINE_WEIGHT * self.cosine
 
 
-def score_sentences(question: str, texts: Sequence[str], embed: Embed | None) -> list[list[SentenceScore]]:
+def score_sentences(
+    question: str, texts: Sequence[str], embed: Embed | None, scales: CosineScales | None
+) -> list[list[SentenceScore]]:
     """Every sentence of every passage scored against the question: the share of the question's
-    weighted terms it holds, plus, for a Latin question with an embedder, its cosine to the question
-    scaled like the grounding gate's (the bundled embedder says little about Chinese text).
+    weighted terms it holds, plus, with an embedder, its cosine to the question on the embedder's
+    gate scale (for a Chinese question only when its `scales` say such cosines count).
     Terms are weighed by how many passages hold them, so the subject that every retrieved passage
     names ("the KX-40") counts less than what is asked about it; a sentence repeated on several
     passages (a running page header) scores nothing; a question that asks for a quantity prefers
@@ -69,7 +64,7 @@ def score_sentences(question: str, texts: Sequence[str], embed: Embed | None) ->
     repeated = _repeated_sentences(split)
     quantity = asks_quantity(question)
     bodies = [s.body for sentences in split for s in sentences]
-    cosines = _scaled_cosines(question, bodies, embed) if bodies else []
+    cosines = _scaled_cosines(question, bodies, embed, scales) if bodies else []
     scored: list[list[SentenceScore]] = []
     position = 0
     for sentences, found_terms in zip(split, sentence_terms, strict=True):
@@ -101,12 +96,14 @@ def _repeated_sentences(split: Sequence[Sequence[Sentence]]) -> set[str]:
     return {shape for shape, count in seen.items() if count > 1 and len(shape) >= 12}
 
 
-def _scaled_cosines(question: str, bodies: list[str], embed: Embed | None) -> list[float]:
-    if embed is None or has_cjk(question):
+def _scaled_cosines(
+    question: str, bodies: list[str], embed: Embed | None, scales: CosineScales | None
+) -> list[float]:
+    if embed is None or scales is None or (has_cjk(question) and not scales.cjk_questions):
         return []
     vectors = np.asarray(embed([question, *bodies]), dtype=np.float64)
     cosines = cosine_matrix(vectors[1:], vectors[0])
-    return [scaled_cosine(float(c), GATE_COSINE_FLOOR, GATE_COSINE_CEILING) for c in cosines]
+    return [scaled_cosine(float(c), scales.gate_floor, scales.gate_ceiling) for c in cosines]
 
 
 def kept_sentences(scores: Sequence[SentenceScore]) -> list[int]:
@@ -148,10 +145,13 @@ def excerpt(text: str, sentences: Sequence[Sentence], kept: Sequence[int]) -> st
     return body
 
 
-def select_excerpts(question: str, hits: Sequence[Hit], embed: Embed | None = None) -> list[Hit]:
+def select_excerpts(
+    question: str, hits: Sequence[Hit], embed: Embed | None = None, scales: CosineScales | None = None
+) -> list[Hit]:
     """The hits with their text cut to the sentences that matter for the question (labels, pages and
-    ids unchanged: a citation still points to the whole stored passage)."""
-    scored = score_sentences(question, [hit.text for hit in hits], embed)
+    ids unchanged: a citation still points to the whole stored passage); words alone without an
+    embedder and its `scales`."""
+    scored = score_sentences(question, [hit.text for hit in hits], embed, scales)
     selected: list[Hit] = []
     for hit, scores in zip(hits, scored, strict=True):
         kept = kept_sentences(scores)

@@ -7,13 +7,8 @@ from collections.abc import Sequence
 from dataclasses import dataclass
 
 from app.core.answering.lexical import normalize
-from app.core.answering.scoring import (
-    GATE_COSINE_CEILING,
-    GATE_COSINE_FLOOR,
-    WeightedTerms,
-    Weights,
-    scaled_cosine,
-)
+from app.core.answering.scoring import WeightedTerms, Weights, scaled_cosine
+from app.core.embed.engine import CosineScales
 from app.core.keywords import content_terms
 from app.core.passage import Hit
 from app.core.script import has_cjk
@@ -49,22 +44,24 @@ def question_terms(question: str) -> list[str]:
     return [term for term in dict.fromkeys(content_terms(text)) if term not in _QUESTION_WORDS]
 
 
-def gate_score(question: str, hits: Sequence[Hit]) -> GateScore:
-    """max over passages of max(keyword coverage, scaled cosine): a passage found only by keyword
-    search can pass, and so can a paraphrase the embedder recognises."""
+def gate_score(question: str, hits: Sequence[Hit], scales: CosineScales | None) -> GateScore:
+    """max over passages of max(keyword coverage, cosine on the embedder's `scales`): a passage
+    found only by keyword search can pass, and so can a paraphrase the embedder recognises
+    (keyword coverage alone without `scales`)."""
     if not hits:
         return GateScore(0.0, 0.0, 0.0, -1)
     wanted = question_terms(question)
     passage_terms = [set(content_terms(normalize(hit.text))) for hit in hits]
     weighted = WeightedTerms.of(wanted, Weights.of(passage_terms), 1.0)
-    # The dense cosine counts only for Latin questions: the bundled embedder is English-only and its
-    # cosine for Chinese text says little (measured on the eval, benchmarks/calibrate_gate.py).
-    latin = not has_cjk(question)
+    # An English-only embedder's cosine for Chinese text says little (benchmarks/calibrate_gate.py):
+    # then the dense cosine counts only for Latin questions.
+    counts = scales is not None and (scales.cjk_questions or not has_cjk(question))
     best = GateScore(0.0, 0.0, 0.0, -1)
     for index, (hit, found) in enumerate(zip(hits, passage_terms, strict=True)):
         coverage = weighted.coverage(found)
-        cosine = hit.similarity if latin else 0.0
-        score = max(coverage, scaled_cosine(cosine, GATE_COSINE_FLOOR, GATE_COSINE_CEILING))
+        cosine = hit.similarity if counts else 0.0
+        dense = scaled_cosine(cosine, scales.gate_floor, scales.gate_ceiling) if scales and counts else 0.0
+        score = max(coverage, dense)
         if score > best.score or best.best < 0:
             best = GateScore(score, coverage, cosine, index)
     return best

@@ -9,6 +9,7 @@ from typing import Any
 
 from app.core.answering.excerpts import score_sentences
 from app.core.answering.scoring import Embed
+from app.core.embed.engine import CosineScales
 from app.core.passage import Citation, Hit
 
 FOUND_LIMIT = 3  # sentences shown at most
@@ -39,13 +40,15 @@ class FoundSentence:
         }
 
 
-def locate(question: str, hits: Sequence[Hit], embed: Embed | None) -> list[FoundSentence]:
+def locate(
+    question: str, hits: Sequence[Hit], embed: Embed | None, scales: CosineScales | None
+) -> list[FoundSentence]:
     """The best-scoring passage sentences for the question (the scoring of evidence selection: the
     question's weighted terms, plus the embedder's cosine for a Latin question), best first, at most
     FOUND_LIMIT, each from the retrieved passage numbered as in the retrieval list."""
     if not hits:
         return []
-    scored = score_sentences(question, [hit.text for hit in hits], embed)
+    scored = score_sentences(question, [hit.text for hit in hits], embed, scales)
     ranked = sorted(
         ((index, sentence) for index, row in enumerate(scored) for sentence in row),
         key=lambda item: (-item[1].score, item[0], item[1].sentence.start),

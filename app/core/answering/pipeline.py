@@ -18,6 +18,7 @@ from app.core.answering.stages import PreparedPrompt, Search, prepare_prompt, re
 from app.core.answering.types import Answer, AnswerEvent, AskOptions, Delta, Finished, Located, Retrieved
 from app.core.cancel import CancelToken
 from app.core.config import Settings, SettingsOwner
+from app.core.embed.engine import CosineScales
 from app.core.errors import FolioError, UsageError
 from app.core.generate.engine import Engine
 from app.core.prompt.system import not_covered_answer, passages_did_not_fit
@@ -39,6 +40,7 @@ class Answerer:
         slot: ModelSlot,
         verifier: Verifier = lexical_verifier,
         embed: Embed | None = None,
+        scales: CosineScales | None = None,
     ) -> None:
         self._owner = settings
         self.conversations = conversations
@@ -46,6 +48,7 @@ class Answerer:
         self.slot = slot
         self._verifier = verifier
         self._embed = embed  # scores passage sentences for evidence selection (words alone without)
+        self._scales = scales  # how the embedder's cosines read (the gate: keywords alone without)
 
     @property
     def settings(self) -> Settings:
@@ -55,6 +58,11 @@ class Answerer:
     def embed(self) -> Embed | None:
         """The embedder that locate and evidence selection score sentences with (None: words alone)."""
         return self._embed
+
+    @property
+    def scales(self) -> CosineScales | None:
+        """The embedder's cosine scales that locate and evidence selection use (None: words alone)."""
+        return self._scales
 
     @property
     def verifier(self) -> Verifier:
@@ -105,7 +113,12 @@ class Answerer:
         try:
             turns = self.conversations.turns(chat_id) if chat_id is not None else []  # read once
             found = retrieve(
-                self._search, ask.question, ask.passages_k, turns, ask.settings.grounding_threshold
+                self._search,
+                ask.question,
+                ask.passages_k,
+                turns,
+                ask.settings.grounding_threshold,
+                self._scales,
             )
             run.hits, run.retrieval_ms, run.gate = found.hits, found.retrieval_ms, found.gate
             run.follow_up = found.follow_up
@@ -146,7 +159,7 @@ class Answerer:
         """The passage sentences that answer the question, shown before the model's first token
         (none when locating fails: the answer does not depend on it)."""
         try:
-            run.located = locate(ask.question, run.hits, self._embed)
+            run.located = locate(ask.question, run.hits, self._embed, self._scales)
         except Exception:
             log.exception("locating the answer's sentences failed")
         run.evidence_ms = (time.perf_counter() - run.submitted) * 1000.0
@@ -168,7 +181,16 @@ class Answerer:
         info = engine.load()
         started = run.mark("load", started)
         prompt = prepare_prompt(
-            ask, engine, info, run.hits, turns, self._embed, run.submitted, run.follow_up, run.located
+            ask,
+            engine,
+            info,
+            run.hits,
+            turns,
+            self._embed,
+            self._scales,
+            run.submitted,
+            run.follow_up,
+            run.located,
         )
         run.budget, run.passages = prompt.budget, prompt.passages
         if prompt.continued:

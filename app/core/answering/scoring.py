@@ -16,12 +16,7 @@ Matrix = npt.NDArray[np.float64]
 # texts -> their embeddings, one row each
 Embed = Callable[[list[str]], npt.ArrayLike]
 
-# Cosine to the question of a passage (the gate) or of a passage sentence (evidence selection).
-GATE_COSINE_FLOOR = 0.2  # no evidence at all
-GATE_COSINE_CEILING = 0.6  # full evidence
-# Cosine of an answer sentence to a passage (attribution's Calibration defaults, fitted there).
-ATTRIBUTION_COSINE_FLOOR = 0.4
-ATTRIBUTION_COSINE_CEILING = 0.6
+# How cosines read as evidence is the embedder's own (embed/engine.py CosineScales).
 
 
 @dataclass(frozen=True)

@@ -13,6 +13,7 @@ from app.core.answering.history import names_little, prompt_history, question_in
 from app.core.answering.locate import FoundSentence
 from app.core.answering.options import ResolvedAsk
 from app.core.answering.scoring import Embed
+from app.core.embed.engine import CosineScales
 from app.core.errors import UsageError
 from app.core.generate.cite_grammar import citation_grammar
 from app.core.generate.engine import Engine
@@ -39,17 +40,24 @@ class Retrieval:
         return bool(self.hits) and self.gate.score >= threshold
 
 
-def retrieve(search: Search, question: str, k: int, turns: Sequence[Turn], threshold: float) -> Retrieval:
+def retrieve(
+    search: Search,
+    question: str,
+    k: int,
+    turns: Sequence[Turn],
+    threshold: float,
+    scales: CosineScales | None,
+) -> Retrieval:
     """Search for the question and score how well the hits cover it. A follow-up in a chat
     ("and why did they rise?") names little of its subject: when the question alone fails the
     gate, search again with the chat's previous question before it, and keep what covers more."""
     result = search(question, k)
-    found = Retrieval(list(result.hits), result.retrieval_ms, gate_score(question, result.hits))
+    found = Retrieval(list(result.hits), result.retrieval_ms, gate_score(question, result.hits, scales))
     if not turns or found.passes(threshold):
         return replace(found, follow_up=bool(turns) and names_little(question))
     query = f"{turns[-1].question}\n{question}"
     again = search(query, k)
-    gate = gate_score(query, again.hits)
+    gate = gate_score(query, again.hits, scales)
     spent = found.retrieval_ms + again.retrieval_ms
     if again.hits and gate.score > found.gate.score:
         return Retrieval(list(again.hits), spent, gate, follow_up=True)
@@ -75,6 +83,7 @@ def prepare_prompt(
     hits: list[Hit],
     turns: Sequence[Turn],
     embed: Embed | None,
+    scales: CosineScales | None,
     submitted: float,
     follow_up: bool = False,
     located: Sequence[FoundSentence] = (),
@@ -89,7 +98,7 @@ def prepare_prompt(
     escape = engine.escape_special
     shown_turns = prompt_history(ask.question, turns, follow_up)
     history = [HistoryTurn(escape(turn.question), escape(turn.answer)) for turn in shown_turns]
-    shown = prompt_passages(ask, hits, turns, embed, located)
+    shown = prompt_passages(ask, hits, turns, embed, scales, located)
     question = escape(question_in_its_language(ask.question, shown_turns))
     escaped = [replace(hit, text=escape(hit.text)) for hit in shown]
 
@@ -144,6 +153,7 @@ def prompt_passages(
     hits: list[Hit],
     turns: Sequence[Turn],
     embed: Embed | None,
+    scales: CosineScales | None,
     located: Sequence[FoundSentence] = (),
 ) -> list[Hit]:
     """The hits as the prompt shows them: only the located sentences (answer_from "found"), or cut to
@@ -153,7 +163,7 @@ def prompt_passages(
     if ask.settings.answer_from == "found" and located:
         shown = found_passages(hits, located)
     elif ask.settings.evidence_selection:
-        shown = select_excerpts(ask.question, hits, embed)
+        shown = select_excerpts(ask.question, hits, embed, scales)
     previous = Budget.from_json(dict(turns[-1].trace.get("budget") or {})) if turns else None
     return follow_up_order(shown, previous, hits)
 

@@ -8,7 +8,7 @@ from pathlib import Path
 
 import numpy as np
 
-from app.core.embed.engine import Engine, Vectors, open_engine
+from app.core.embed.engine import CosineScales, Engine, Vectors, open_engine
 from app.core.embed.identity import model_identity
 from app.core.embed.precision import resolve_precision
 from app.core.errors import ModelError
@@ -71,6 +71,11 @@ class Embedder:
     def multilingual(self) -> bool:
         """True when the model embeds Chinese and English alike (its engine says so)."""
         return self._load().multilingual
+
+    @property
+    def scales(self) -> CosineScales:
+        """Where this model's cosines mean no evidence and full evidence (its engine's)."""
+        return self._load().scales
 
     @property
     def dimension(self) -> int:

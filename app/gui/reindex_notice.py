@@ -1,0 +1,84 @@
+"""The bar above the chat that offers to re-index a library written with an English-only embedder."""
+
+from __future__ import annotations
+
+from typing import TYPE_CHECKING
+
+from PySide6.QtWidgets import QFrame, QHBoxLayout, QLabel, QProgressBar, QPushButton, QToolButton, QWidget
+
+from app.gui.reindex_controller import ReindexController
+
+if TYPE_CHECKING:
+    from app.core.api import ReindexAdvice
+
+
+class ReindexNotice(QFrame):
+    """Says why the library should be re-indexed and about how long it takes; "Re-index now" runs
+    it on the store worker with its progress here; the window stays usable and the bar can be
+    dismissed (it comes back the next time the library opens)."""
+
+    def __init__(self, controller: ReindexController, parent: QWidget | None = None) -> None:
+        super().__init__(parent)
+        self.controller = controller
+        self.setObjectName("reindexNotice")
+        self.setFrameShape(QFrame.Shape.StyledPanel)
+        self.setStyleSheet("#reindexNotice { background: #fff4ce; border: 1px solid #e0c36a; }")
+        self.text = QLabel(self)
+        self.text.setWordWrap(True)
+        self.bar = QProgressBar(self)
+        self.bar.setRange(0, 1000)
+        self.bar.setTextVisible(True)
+        self.reindex_button = QPushButton(self.tr("Re-index now"), self)
+        self.cancel_button = QPushButton(self.tr("Cancel"), self)
+        self.dismiss_button = QToolButton(self)
+        self.dismiss_button.setText("✕")
+        self.dismiss_button.setToolTip(self.tr("Dismiss"))
+        layout = QHBoxLayout(self)
+        layout.setContentsMargins(10, 6, 6, 6)
+        layout.addWidget(self.text, 1)
+        layout.addWidget(self.bar)
+        layout.addWidget(self.reindex_button)
+        layout.addWidget(self.cancel_button)
+        layout.addWidget(self.dismiss_button)
+        self.reindex_button.clicked.connect(controller.start)
+        self.cancel_button.clicked.connect(controller.cancel)
+        self.dismiss_button.clicked.connect(self.hide)
+        controller.advised.connect(self.show_advice)
+        controller.progress.connect(self.show_progress)
+        controller.running_changed.connect(self._set_running)
+        controller.finished.connect(self.show_outcome)
+        self._set_running(False)
+        self.hide()
+
+    def show_advice(self, advice: ReindexAdvice) -> None:
+        self.text.setText(
+            self.tr(
+                "This library was indexed with an English-only embedder ({0}): questions in one "
+                "language will not find pages in the other. Re-index it with {1} (about {2} min "
+                "for {3} pages; the window stays usable)."
+            ).format(advice.embedder, advice.default, advice.minutes, advice.pages)
+        )
+        self.reindex_button.setVisible(True)
+        self.show()
+
+    def show_progress(self, fraction: float, seconds_left: float | None) -> None:
+        self.bar.setValue(round(fraction * 1000))
+        left = (
+            self.tr(", about {0} min left").format(max(1, round(seconds_left / 60))) if seconds_left else ""
+        )
+        self.bar.setFormat(f"{fraction:.0%}{left}")
+
+    def show_outcome(self, message: str, done: bool) -> None:
+        self.text.setText(message)
+        self.reindex_button.setVisible(not done)
+        self.show()
+
+    def _set_running(self, running: bool) -> None:
+        self.bar.setVisible(running)
+        self.cancel_button.setVisible(running)
+        self.reindex_button.setVisible(not running)
+        self.dismiss_button.setEnabled(not running)
+        if running:
+            self.bar.setValue(0)
+            self.bar.setFormat(self.tr("Re-indexing…"))
+            self.text.setText(self.tr("Re-indexing the library: every document is read again."))
