@@ -89,7 +89,8 @@ def recheck(
 def main(argv: Sequence[str] | None = None) -> int:
     args = parse_args(argv)
     run = json.loads(args.results.read_text(encoding="utf-8"))
-    settings = Settings.from_dict(run["settings"])
+    # the embedder the run searched with (its default then need not be today's)
+    settings = Settings.from_dict(run["settings"]).replace(embed_model_dir=run["embedder"])
     questions = load_questions()
     by_id = {q.id: q for q in questions.questions}
     saved = [r for r in run["answers"] if r["id"] in by_id]
