@@ -99,3 +99,21 @@ def test_a_chinese_answer_is_judged_by_its_claim_not_its_phrasing() -> None:
         "根据文档内容，PM2.5 大概在 50 微克每立方米到 90 微克每立方米之间。", passages, question=question
     )
     assert not wrong.sentences[0].supported
+
+
+def test_a_year_is_bound_by_the_names_the_answer_gives_and_a_pointer_is_no_claim() -> None:
+    passages = [
+        "The town dates from 1768, when the miller Josiah Penrose built a water mill on the Wyre. "
+        "The mill ground corn at first; by 1790 three more mills spun cotton."
+    ]
+    question = "Who founded the first mill, and in which year?"
+    checked = attribute(
+        "The first mill was built by Josiah Penrose in 1768 [1]. This is supported by passage [1].",
+        passages,
+        question=question,
+    )
+    first, pointer = checked.sentences
+    assert first.supported and first.problem == ""
+    assert pointer.kind == "connective" and pointer.supported is None
+    wrong = attribute("The first mill was built by Josiah Penrose in 1790 [1].", passages, question=question)
+    assert not wrong.sentences[0].supported

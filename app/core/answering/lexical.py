@@ -39,13 +39,15 @@ _CONNECTIVE = _words(
     quick result results question context text provided given regarding short sum up finally first
     firstly second secondly third lastly additionally moreover furthermore also addition general
     generally okay ok sure certainly course well so let's what's here's following hope help helps
-    helpful glad know
+    helpful glad know supported support supports stated states said mentioned shown explained
+    described written can could may might be been confirmed confirms indicated indicates
     """
 )
 _CJK_CONNECTIVE = re.compile(
     "简而言之|综上所述|总的来说|总而言之|如下所示|以下是|总结|综上|总之|以上|如下|以下|根据|文档|文件|资料|内容|"
     "信息|答案|要点|回答|所述|来说|而言|具体|相关|找到|下面|主要|概括|结论|问题|关于|可以|看到|发现|几点|首先|"
-    "其次|最后|此外|另外|希望|帮助|我们|我|你|对|是|的|了|有|这些|这|如|下|所示|点"
+    "其次|最后|此外|另外|希望|帮助|我们|我|你|对|是|的|了|有|这些|这|如|下|所示|点|"
+    "段落|第|段|中|在|说明|提到|提及|指出|支持|可见|可以看出|参见|见"
 )
 
 

@@ -8,7 +8,7 @@ from collections.abc import Sequence
 from dataclasses import dataclass
 
 from app.core.answering.gate import question_terms
-from app.core.answering.lexical import normalize
+from app.core.answering.lexical import normalize, specifics
 from app.core.answering.quantities import naming_numbers, number_kinds, quantities
 from app.core.answering.scoring import WeightedTerms, Weights
 from app.core.keywords import is_number
@@ -54,6 +54,7 @@ class QuestionSubject:
 
     def __init__(self, question: str, weights: Weights) -> None:
         self.terms = [term for term in question_terms(question) if not is_number(term)]
+        self.weights = weights
         self.weighted = WeightedTerms.of(self.terms, weights, 1.0)
 
     @property
@@ -104,14 +105,26 @@ def misbound_numbers(
     sentence holding the number is about the question's subject clearly less than another sentence
     that holds a different figure of the same kind ("The drip tray holds 0.6 L" against "The water
     tank holds 1.8 L", for "How much does the tank hold?"; a page number is no rival to a height).
-    The numbers of names ("error E7", "the KX-40") name the subject: they are not checked."""
+    The numbers of names ("error E7", "the KX-40") name the subject: they are not checked. How
+    much a sentence is about the subject: its share of the question's terms, and (half and half)
+    of the names the answer sentence gives."""
     if not subject.known:
         return 0
     text = normalize(sentence_text)
     claimed = frozenset(term for term in sentence_terms if is_number(term)) - naming_numbers(text)
     claimed_kinds = number_kinds(claimed, quantities(text))
     with_numbers = [i for i in range(len(passage.terms)) if passage.number_kinds(i)]
-    context = {i: subject.in_context(passage, i) for i in with_numbers}
+    # what a passage sentence is about, as the question names it and as the names of the answer
+    # sentence do ("Josiah Penrose built the first mill in 1768": the sentence with Penrose, not the
+    # one with "first", "mills" and another year)
+    names = sorted(t for t in specifics(text) if not is_number(t))
+    named = WeightedTerms.of(names, subject.weights, 1.0)
+
+    def about(i: int) -> float:
+        own = subject.in_context(passage, i)
+        return (own + named.coverage(passage.terms[i])) / 2 if named.total > 0 else own
+
+    context = {i: about(i) for i in with_numbers}
     kinds = {i: passage.number_kinds(i) for i in with_numbers}
     count = 0
     for number in claimed:
