@@ -103,12 +103,20 @@ def _cjk(match: re.Match[str]) -> str:
 
 
 _TIMES = re.compile(r"\b(twice|thrice)\b", re.IGNORECASE)
+# An Arabic number with a Chinese multiplier: "4.6 万" is 46000, "3 亿" 300000000.
+_ARABIC_SCALED = re.compile(r"(?<![\d.,])(\d+(?:\.\d+)?)\s?([万亿])")
+
+
+def _arabic_scaled(match: re.Match[str]) -> str:
+    value = float(match.group(1)) * _CJK_SCALES[match.group(2)]
+    return str(int(value)) if value.is_integer() else str(value)
 
 
 def spell_numbers(text: str) -> str:
     """`text` with number words replaced by digits (English and Chinese); everything else unchanged."""
     text = _TIMES.sub(lambda m: "2 times" if m.group().lower() == "twice" else "3 times", text)
     text = _ENGLISH.sub(_english, text)
+    text = _ARABIC_SCALED.sub(_arabic_scaled, text)
     return _CJK.sub(_cjk, text)
 
 

@@ -34,3 +34,9 @@ def test_numbers_of_names_and_page_references_are_not_figures() -> None:
     assert naming_numbers("Page 4 of 5 Aurelia Owner's Manual") == {"4", "5"}
     assert naming_numbers("第 2 页,共 3 页清岚 S3") == {"2", "3"}
     assert naming_numbers("Wait 12s, walk 5km, listen on port 8420 of Tessel 3.2") == set()
+
+
+def test_areas_people_and_chinese_multipliers_have_their_units() -> None:
+    assert quantities("常住人口为 4.6 万人") == quantities("46,000 people") == {("46000", "people")}
+    assert quantities("面积 12 平方公里") == quantities("12 square kilometres") == {("12", "km2")}
+    assert quantities("适用面积 42 平方米") == {("42", "m2")}  # not 42 metres

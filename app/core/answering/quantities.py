@@ -47,6 +47,18 @@ _UNITS: dict[str, tuple[str, ...]] = {
     "ghz": ("ghz",),
     "deg": ("°", "°c", "°f", "℃", "℉", "degree", "degrees", "度"),
     "x": ("×", "times", "倍"),
+    "m2": ("m²", "sq m", "square metre", "square metres", "square meter", "square meters", "平方米"),
+    "km2": (
+        "km²",
+        "sq km",
+        "square kilometre",
+        "square kilometres",
+        "square kilometer",
+        "square kilometers",
+        "平方公里",
+        "平方千米",
+    ),
+    "people": ("people", "inhabitants", "residents", "persons", "人", "名"),
 }
 _SYMBOLS = {"m": "m", "l": "l", "L": "l", "g": "g", "s": "s", "h": "h", "W": "w", "V": "v"}
 _CANONICAL = {spelling.lower(): unit for unit, spellings in _UNITS.items() for spelling in spellings}
@@ -94,6 +106,8 @@ _DIMENSIONS = {
     **dict.fromkeys(("s", "min", "h", "day", "week", "month", "year"), "time"),
     **dict.fromkeys(("byte", "kb", "kib", "mb", "mib", "gb", "gib", "tb"), "data"),
     **dict.fromkeys(("w", "kw"), "power"),
+    **dict.fromkeys(("m2", "km2"), "area"),
+    "people": "people",
     **dict.fromkeys(("hz", "khz", "mhz", "ghz"), "frequency"),
 }
 
