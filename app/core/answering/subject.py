@@ -8,7 +8,7 @@ from collections.abc import Sequence
 from dataclasses import dataclass
 
 from app.core.answering.gate import question_terms
-from app.core.answering.lexical import normalize, specifics
+from app.core.answering.lexical import background, normalize, specifics
 from app.core.answering.quantities import naming_numbers, number_kinds, quantities
 from app.core.answering.scoring import WeightedTerms, Weights
 from app.core.keywords import is_number
@@ -81,7 +81,16 @@ def about_question(
     """Whether the supporting spans (of every cited passage) are about the question: their sentences,
     with the sentence before each, cover enough of the question's weighted terms, and they hold the
     question's terms that the answer sentence repeats (an answer that glues the question to an
-    unrelated sentence repeats terms its span never mentions)."""
+    unrelated sentence repeats terms its span never mentions, and often a specific word of the
+    question that its passage never uses: "token" in "The first token is slower … because it is a
+    no-op", over a passage about R and S)."""
+    everywhere = frozenset().union(*(frozenset().union(*passage.terms) for passage, _ in supporting))
+    if any(
+        _names_the_subject(term) and term not in everywhere
+        for term in sentence_terms
+        if term in subject.weighted.weight
+    ):
+        return False  # the answer repeats a word of the question that no cited passage ever uses
     held: set[str] = set()
     for passage, spans in supporting:
         chosen = [i for i, span in enumerate(passage.spans) if any(_overlaps(span, s) for s in spans)]
@@ -96,6 +105,13 @@ def about_question(
     )
     repeated = WeightedTerms(repeated.weight, sum(repeated.weight.values()))
     return repeated.total == 0 or repeated.coverage(held) >= 1.0 - UNSPANNED_SHARE
+
+
+def _names_the_subject(term: str) -> bool:
+    """A specific Latin word of the question ("token", "tank", "Penrose"), not an everyday one: when
+    the answer repeats it, a passage that never uses it is not about what was asked. (CJK answers
+    reword their question too freely for one missing character or bigram to say as much.)"""
+    return term.isascii() and term.isalpha() and len(term) >= 3 and background(term) == 0.0
 
 
 def misbound_numbers(
