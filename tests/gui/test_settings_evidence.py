@@ -1,4 +1,4 @@
-"""The settings dialog switches evidence selection (passages cut to their relevant sentences)."""
+"""The settings dialog switches evidence selection and what the model reads (Settings.answer_from)."""
 
 from __future__ import annotations
 
@@ -15,3 +15,15 @@ def test_evidence_selection_round_trips_through_the_dialog(qtbot: QtBot) -> None
     dialog.evidence_selection.setChecked(True)
     assert dialog.values().evidence_selection is True
     assert Settings.from_dict(dialog.values().to_dict()).evidence_selection is True
+
+
+def test_what_the_model_reads_round_trips_through_the_dialog(qtbot: QtBot) -> None:
+    dialog = SettingsDialog(Settings(), None)
+    qtbot.addWidget(dialog)
+    assert dialog.answer_from.currentData() == "passages"  # the default
+    dialog.answer_from.setCurrentIndex(dialog.answer_from.findData("found"))
+    assert dialog.values().answer_from == "found"
+    assert Settings.from_dict(dialog.values().to_dict()).answer_from == "found"
+    reopened = SettingsDialog(Settings(answer_from="hinted"), None)
+    qtbot.addWidget(reopened)
+    assert reopened.answer_from.currentData() == "hinted"
