@@ -37,6 +37,8 @@ def test_numbers_of_names_and_page_references_are_not_figures() -> None:
 
 
 def test_areas_people_and_chinese_multipliers_have_their_units() -> None:
-    assert quantities("常住人口为 4.6 万人") == quantities("46,000 people") == {("46000", "people")}
+    assert quantities("46,000 people") == {("46000", "people")}
+    assert quantities("常住人口为 4.6 万人") == {("46000", "people"), ("4.6", "people")}  # as written too
+    assert clashes(quantities("总面积是 4.6 平方米"), quantities("常住人口为 4.6 万人")) == 1
     assert quantities("面积 12 平方公里") == quantities("12 square kilometres") == {("12", "km2")}
     assert quantities("适用面积 42 平方米") == {("42", "m2")}  # not 42 metres

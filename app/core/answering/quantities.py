@@ -79,10 +79,23 @@ def _unit(spelling: str) -> str | None:
     return _CANONICAL.get(spelling.lower())
 
 
+_SCALED_QUANTITY = re.compile(
+    rf"(?<![\d.,])(?P<number>{NUMBER})\s?[万亿]\s?(?P<unit>"
+    + "|".join(re.escape(s) for s in _SPELLINGS)
+    + r")(?![A-Za-z])",
+    re.IGNORECASE,
+)
+
+
 def quantities(text: str) -> frozenset[Quantity]:
     """The (number, unit) pairs of normalised text: "31 m tall" and "thirty-one metres" both give
-    ("31", "m"); "每12秒" gives ("12", "s")."""
+    ("31", "m"); "每12秒" gives ("12", "s"); "4.6 万人" gives ("46000", "people") and, as written,
+    ("4.6", "people"), so that "4.6 平方米" clashes with it."""
     found: set[Quantity] = set()
+    for match in _SCALED_QUANTITY.finditer(text):
+        unit = _unit(match.group("unit"))
+        if unit is not None:
+            found.add((number_form(match.group("number")), unit))
     for match in _QUANTITY.finditer(spell_numbers(text)):
         unit = _unit(match.group("unit"))
         if unit is not None:
