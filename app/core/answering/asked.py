@@ -24,7 +24,11 @@ def asks_quantity(question: str) -> bool:
     return bool(_LATIN_QUANTITY.search(text) or _CJK_QUANTITY.search(text))
 
 
-def new_numbers(terms: set[str] | frozenset[str], question: str) -> bool:
-    """True when `terms` hold a number that the question does not name itself."""
-    named = {term for term in content_terms(normalize(question)) if is_number(term)}
+def named_numbers(question: str) -> frozenset[str]:
+    """The numbers the question names itself ("E7", "3.2"), as content terms write them."""
+    return frozenset(term for term in content_terms(normalize(question)) if is_number(term))
+
+
+def new_numbers(terms: set[str] | frozenset[str], named: frozenset[str]) -> bool:
+    """True when `terms` hold a number that is not among the question's own (`named_numbers`)."""
     return any(is_number(term) and term not in named for term in terms)

@@ -8,7 +8,7 @@ from dataclasses import dataclass, replace
 
 import numpy as np
 
-from app.core.answering.asked import asks_quantity, new_numbers
+from app.core.answering.asked import asks_quantity, named_numbers, new_numbers
 from app.core.answering.gate import question_terms
 from app.core.answering.lexical import normalize
 from app.core.answering.scoring import Embed, WeightedTerms, Weights, cosine_matrix, scaled_cosine
@@ -63,6 +63,7 @@ def score_sentences(
     weighted = WeightedTerms.of(wanted, weights, NUMBER_BOOST)
     repeated = _repeated_sentences(split)
     quantity = asks_quantity(question)
+    named = named_numbers(question)  # once, not per sentence
     bodies = [s.body for sentences in split for s in sentences]
     cosines = _scaled_cosines(question, bodies, embed, scales) if bodies else []
     scored: list[list[SentenceScore]] = []
@@ -71,7 +72,7 @@ def score_sentences(
         row: list[SentenceScore] = []
         for sentence, found in zip(sentences, found_terms, strict=True):
             coverage = weighted.coverage(found)
-            if coverage > 0 and quantity and new_numbers(found, question):
+            if coverage > 0 and quantity and new_numbers(found, named):
                 coverage += QUANTITY_BONUS
             cosine = cosines[position] if cosines else 0.0
             if _shape(sentence.body) in repeated:
