@@ -206,3 +206,26 @@ def test_prefill_rate_is_measured_once(chat_engine: Engine) -> None:
         rate = chat_engine.prefill_rate()
     assert rate > 0
     assert chat_engine._prefill_rate is not None
+
+
+def test_next_token_logprobs_are_the_distribution_greedy_decoding_picks_from(chat_engine: Engine) -> None:
+    import numpy as np
+
+    tokens = prompt(chat_engine, "What is the capital of France?")
+    with chat_engine.lock:
+        logprobs = chat_engine.next_token_logprobs(tokens)
+    assert logprobs is not None
+    assert abs(float(np.exp(logprobs).sum()) - 1.0) < 1e-6
+    steps, _ = run(chat_engine, tokens, Sampling(temperature=0.0, max_tokens=1))
+    assert steps[0].token == int(np.argmax(logprobs))  # the same forward pass greedy decoding samples
+    with chat_engine.lock:
+        again = chat_engine.next_token_logprobs(tokens)  # all but the last token come from the cache
+        assert chat_engine.cached_prefix(tokens) == len(tokens) - 1
+        cancelled = CancelToken()
+        cancelled.cancel()
+        assert chat_engine.next_token_logprobs(prompt(chat_engine, "Another question?"), cancelled) is None
+    assert again is not None and int(np.argmax(again)) == int(np.argmax(logprobs))
+    likely = np.argsort(-logprobs)[:10]  # batch shapes differ: the same distribution, not the same bits
+    assert np.allclose(np.exp(again[likely]), np.exp(logprobs[likely]), atol=0.02)
+    with pytest.raises(ModelError, match="context holds"):
+        chat_engine.next_token_logprobs(tokens * 200)

@@ -215,9 +215,7 @@ class Engine:
 
     def count_tokens(self, text: str) -> int:
         """Exact token count of plain text (no BOS, special markers not parsed)."""
-        if not text:
-            return 0
-        return len(self._require_llm().tokenize(text.encode("utf-8"), add_bos=False, special=False))
+        return len(self.text_tokens(text)) if text else 0
 
     def tokenize_prompt(self, prompt: str) -> list[int]:
         """Tokens of a rendered chat prompt: template markers are special; BOS as the model wants."""
@@ -277,6 +275,32 @@ class Engine:
         rate = end.prefill_tokens_per_s
         if rate and end.prompt_tokens - end.cached_tokens >= 128:
             self._prefill_rate = rate if self._prefill_rate is None else 0.5 * (self._prefill_rate + rate)
+
+    # the next token's distribution (a constrained first choice) --------------------------------
+
+    def next_token_logprobs(self, tokens: Sequence[int], cancel: CancelToken | None = None) -> Any:
+        """log P of every vocabulary token right after `tokens` (a numpy array), from one forward
+        pass after the cached prefix; nothing sampled. None when cancelled. The caller holds `lock`."""
+        import numpy as np
+
+        llm = self._require_llm()
+        prompt = list(tokens)
+        if not prompt or len(prompt) >= llm.n_ctx():
+            raise ModelError(f"the prompt has {len(prompt)} tokens; the context holds {llm.n_ctx()}")
+        cached = self.cached_prefix(prompt)
+        llm.n_tokens = cached
+        for start in range(cached, len(prompt), self.n_batch):
+            if cancel is not None and cancel.cancelled:
+                return None
+            llm.eval(prompt[start : start + self.n_batch])
+        logits = np.ctypeslib.as_array(llm._ctx.get_logits(), shape=(llm.n_vocab(),)).astype(np.float64)
+        top = float(logits.max())
+        return logits - (top + float(np.log(np.exp(logits - top).sum())))
+
+    def text_tokens(self, text: str) -> list[int]:
+        """The tokens of plain text as it would follow a prompt (no BOS, markers not parsed)."""
+        tokens: list[int] = self._require_llm().tokenize(text.encode("utf-8"), add_bos=False, special=False)
+        return tokens
 
     # generation --------------------------------------------------------------------------------
 
