@@ -220,11 +220,11 @@ class Folio:
         finally:
             new.close()
 
-    def search(self, query: str, k: int | None = None) -> SearchResult:
+    def search(self, query: str, k: int | None = None, translated: str = "") -> SearchResult:
         index = self._ready()
         refresh_index(index, self.store)  # another process may have written since
         retriever = Retriever(self.store, index, self.embedder, scripts=self._scripts)
-        return retriever.search(query, k or self.settings.passages_k)
+        return retriever.search(query, k or self.settings.passages_k, translated)
 
     def documents(self) -> list[DocumentInfo]:
         return self.store.documents()

@@ -46,6 +46,7 @@ class LegWeights:
     trigram: float
     other_script: float | None = None
     apart: bool = False
+    translated: float = 0.8  # the legs of the query's translation, among the other script's chunks
 
 
 # Tuned on the retrieval eval (benchmarks/eval: 70 answerable questions, English and Chinese) by a
@@ -86,6 +87,11 @@ def reciprocal_rank_fusion(
     return scores
 
 
+def _ranked(votes: dict[int, float]) -> list[int]:
+    """The ids of a fusion, best first (ties by id, so that a ranking is reproducible)."""
+    return [cid for cid, _ in sorted(votes.items(), key=lambda item: (-item[1], item[0]))]
+
+
 def same_place(a: ChunkRow, b: ChunkRow) -> bool:
     """True when two chunks of one document overlap (neighbours share their overlap sentences)."""
     if a.document_id != b.document_id:
@@ -122,15 +128,18 @@ class Retriever:
             self._scripts = ScriptPartition(self.store)
         return self._scripts
 
-    def fused(self, normalized: str, pool: int) -> tuple[np.ndarray, dict[int, float]]:
+    def fused(self, normalized: str, pool: int, translated: str = "") -> tuple[np.ndarray, dict[int, float]]:
         """The query's vector and each chunk's fused score. The keyword legs run in worker threads
-        while the query is embedded and searched densely (once, or once per script)."""
+        while the query is embedded and searched densely (once, or once per script). `translated`:
+        the query in the other script's language; its legs, fused, make one more list (weight
+        `translated`), which joins the other script's list when that is fused apart."""
         script = query_script(normalized)
         weights = self.weights[script]
         keyword: list[tuple[float, Future[list[int]]]] = [
             (weight, _KEYWORD_WORKERS.submit(self.store.keyword_search, table, expression, pool))
             for weight, table, expression in self.keyword_legs(normalized)
         ]
+        translation = self._translation_ranking(translated, script, weights, pool) if translated else []
         legs: list[tuple[float, list[int]]] = []
         try:
             query_vector = self.embedder.embed_query([normalized])[0]
@@ -138,11 +147,37 @@ class Retriever:
         finally:
             legs += [(weight, future.result()) for weight, future in keyword]
         if not (weights.apart and weights.other_script and weights.dense > 0):
-            return query_vector, reciprocal_rank_fusion([r for _, r in legs], [w for w, _ in legs])
+            votes = reciprocal_rank_fusion([r for _, r in legs], [w for w, _ in legs])
+            if not translation:
+                return query_vector, votes
+            return query_vector, reciprocal_rank_fusion(
+                [_ranked(votes), translation], [1.0, weights.translated]
+            )
         apart = legs.pop(1)  # dense_legs: the own script's ranking, then the other script's
-        rest = reciprocal_rank_fusion([r for _, r in legs], [w for w, _ in legs])
-        own = [cid for cid, _ in sorted(rest.items(), key=lambda item: (-item[1], item[0]))]
-        return query_vector, reciprocal_rank_fusion([own, apart[1]], [1.0, apart[0]])
+        own = _ranked(reciprocal_rank_fusion([r for _, r in legs], [w for w, _ in legs]))
+        other = apart[1]
+        if translation:  # the other script's list: its own ranking and the translation's
+            other = _ranked(reciprocal_rank_fusion([other, translation], [1.0, weights.translated]))
+        return query_vector, reciprocal_rank_fusion([own, other], [1.0, apart[0]])
+
+    def _translation_ranking(self, translated: str, script: str, weights: LegWeights, pool: int) -> list[int]:
+        """The translated query's ranking of the other script's chunks: its dense leg among them and
+        its keyword legs (the keyword tables hold both scripts; a translation matches its own),
+        fused with that script's own weights. Empty for a "translation" in the query's own script."""
+        text = normalize_text(translated)
+        if not text or query_script(text) == script or weights.translated <= 0:
+            return []
+        other = query_script(text)
+        own = self.weights[other]
+        vector = self.embedder.embed_query([text])[0]
+        legs = [
+            (own.dense, [cid for cid, _ in self.index.search(vector, pool, self.scripts.selector(other))])
+        ]
+        legs += [
+            (weight, self.store.keyword_search(table, expression, pool))
+            for weight, table, expression in self.keyword_legs(text)
+        ]
+        return _ranked(reciprocal_rank_fusion([r for w, r in legs if w > 0], [w for w, _ in legs if w > 0]))
 
     def dense_legs(
         self, query_vector: np.ndarray, script: str, weights: LegWeights, pool: int
@@ -171,7 +206,9 @@ class Retriever:
             if weight > 0 and expression
         ]
 
-    def search(self, query: str, k: int) -> SearchResult:
+    def search(self, query: str, k: int, translated: str = "") -> SearchResult:
+        """The best `k` passages for `query`; `translated` (optional) is the query in the library's
+        other language, whose legs help find that language's pages."""
         started = time.perf_counter()
         normalized = normalize_text(query)
         if not normalized:
@@ -179,10 +216,10 @@ class Retriever:
         if k < 1:
             raise UsageError("the number of results must be at least 1")
         pool = max(self.candidates, k)
-        query_vector, fused = self.fused(normalized, pool)
+        query_vector, fused = self.fused(normalized, pool, translated)
         if not fused:  # no leg with a vote found anything: the dense ranking is better than none
             fused = reciprocal_rank_fusion([[cid for cid, _ in self.index.search(query_vector, pool)]])
-        ranked = sorted(fused.items(), key=lambda item: (-item[1], item[0]))
+        ranked = sorted(fused.items(), key=lambda item: (-item[1], item[0]))  # scores kept for the hits
         hits: list[Hit] = []
         for row, score in self._distinct_places(ranked, k):
             vector = np.frombuffer(row.embedding, dtype=np.float32)

@@ -81,6 +81,38 @@ def test_a_same_language_question_still_finds_its_page_first(bilingual: Folio) -
     assert bilingual.search("龙井茶什么时候开始采摘？", 3).hits[0].document == "tea.txt"
 
 
+def test_a_translated_question_searches_the_other_language_with_its_own_words(
+    tmp_path: Path, embedder: Embedder
+) -> None:
+    """MiniLM cannot cross languages; the question's translation (Retriever.search `translated`)
+    finds the Chinese page by its words and its vector among the Chinese chunks."""
+    files = []
+    for name, text in {**ENGLISH, **CHINESE}.items():
+        files.append(tmp_path / name)
+        files[-1].write_text(text + "\n", encoding="utf-8")
+    folio = build_services(Settings(), tmp_path / "library", embedder=embedder)
+    try:
+        assert not folio.ingest(files).failed
+        question = "How many openings does the Yong'an stone bridge have?"
+        alone = [h.document for h in folio.search(question, 4).hits]
+        helped = [h.document for h in folio.search(question, 4, translated="永安桥有几个桥孔？").hits]
+        assert "bridge.txt" not in alone[:2]
+        assert helped.index("bridge.txt") < 2
+        # a "translation" in the question's own script adds nothing
+        same = [h.document for h in folio.search(question, 4, translated="Yong'an bridge openings").hits]
+        assert same == alone
+    finally:
+        folio.close()
+
+
+def test_the_translation_joins_the_other_scripts_list(bilingual: Folio) -> None:
+    """With a multilingual embedder the other script's list is fused apart; the translation's legs
+    vote inside it, so the Chinese page it names leads that list."""
+    hits = bilingual.search("Which building is a grey stone arch?", 5, translated="青石拱桥").hits
+    chinese = [h.document for h in hits if h.document in CHINESE]
+    assert chinese[0] == "bridge.txt"
+
+
 def test_chunks_are_partitioned_by_script_and_searched_within_one(bilingual: Folio) -> None:
     index = bilingual._ready()
     partition = ScriptPartition(bilingual.store)
