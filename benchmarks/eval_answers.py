@@ -33,7 +33,7 @@ os.environ.setdefault("TRANSFORMERS_OFFLINE", "1")
 REPO = Path(__file__).resolve().parents[1]
 sys.path.insert(0, str(REPO))
 
-from app.core.config import ANSWER_FROM, EMBED_PRECISIONS, Settings  # noqa: E402
+from app.core.config import ANSWER_FROM, EMBED_PRECISIONS, FIGURES_FROM, Settings  # noqa: E402
 from app.core.qa import Folio, build_services  # noqa: E402
 from benchmarks.evaluation import report, scoring  # noqa: E402
 from benchmarks.evaluation.chats import summarize_chats  # noqa: E402
@@ -83,6 +83,12 @@ def parse_args(argv: Sequence[str] | None = None) -> argparse.Namespace:
         help="what the prompt shows of the located sentences (default: the app's)",
     )
     parser.add_argument(
+        "--figures-from",
+        choices=FIGURES_FROM,
+        default=Settings().figures_from,
+        help="which numbers the answer may write (default: the app's)",
+    )
+    parser.add_argument(
         "--embed-precision",
         choices=EMBED_PRECISIONS,
         default="auto",
@@ -119,6 +125,7 @@ def eval_settings(args: argparse.Namespace) -> Settings:
         embed_precision=args.embed_precision,
         evidence_selection=args.evidence == "on",
         answer_from=args.answer_from,
+        figures_from=args.figures_from,
     )
 
 
@@ -242,6 +249,8 @@ def main(argv: Sequence[str] | None = None) -> int:
     variant = "" if default else f"-evidence-{args.evidence}"
     if settings.answer_from != Settings().answer_from:
         variant += f"-from-{settings.answer_from}"
+    if settings.figures_from != Settings().figures_from:
+        variant += f"-figures-{settings.figures_from}"
     name = f"eval-{model.stem}{variant}.json"
     if args.retrieval_only:
         name = f"eval-retrieval-{embedder.name}.json"

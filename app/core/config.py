@@ -19,6 +19,7 @@ SCHEMA_VERSION = 1
 CITE_MODES = ("free", "constrained")
 EMBED_PRECISIONS = ("auto", "fp32", "bf16")  # the embedder's arithmetic (embed/precision.py)
 ANSWER_FROM = ("passages", "found", "hinted")  # what the prompt shows (answering/focus.py)
+FIGURES_FROM = ("anywhere", "found")  # which numbers the answer may write (answering/focus.py)
 
 
 @dataclass(frozen=True)
@@ -70,6 +71,9 @@ class Settings:
     # (the passages alone), "found" (only the located sentences and their neighbours: locate, then
     # answer), "hinted" (the passages, and the located sentences again after the question)
     answer_from: str = "passages"
+    # Which numbers the answer may write: "anywhere" (free), or "found": only those spelled in the
+    # located sentences and the question, by a decoding grammar (generate/cite_grammar.py)
+    figures_from: str = "anywhere"
 
     def chat_model_path(self) -> Path:
         return Path(self.model_path) if self.model_path else paths.default_chat_model()
@@ -108,6 +112,10 @@ class Settings:
             (
                 self.answer_from in ANSWER_FROM,
                 f"answer from must be one of {', '.join(ANSWER_FROM)}",
+            ),
+            (
+                self.figures_from in FIGURES_FROM,
+                f"figures from must be one of {', '.join(FIGURES_FROM)}",
             ),
             (
                 self.embed_precision in EMBED_PRECISIONS,

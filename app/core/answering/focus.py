@@ -1,9 +1,10 @@
 """What the prompt shows of the sentences Folio located: the passages alone, the located sentences
 alone ("found": locate, then answer from them), or the passages with the located sentences repeated
-after the question ("hinted")."""
+after the question ("hinted"); and the figures the answer may write when they are limited to them."""
 
 from __future__ import annotations
 
+import re
 from collections.abc import Sequence
 from dataclasses import replace
 
@@ -13,6 +14,7 @@ from app.core.answering.sentences import split_sentences
 from app.core.passage import Hit
 from app.core.script import cjk_language
 
+_FIGURE = re.compile(r"[0-9０-９]+(?:[.,:][0-9０-９]+)*")
 _HINT_EN = "The sentences of the passages that seem to answer it (check them against the passages):"
 _HINT_ZH = "段落中看起来回答了这个问题的句子（请对照段落核实）："
 
@@ -50,3 +52,12 @@ def hinted_question(question: str, shown: Sequence[Hit], located: Sequence[Found
         return question
     header = _HINT_ZH if cjk_language(question) is not None else _HINT_EN
     return "\n".join([question, "", header, *lines])
+
+
+def found_figures(question: str, located: Sequence[FoundSentence]) -> list[str]:
+    """The numbers as spelled in the located sentences and the question ("1.8", "2025", "40" of
+    "KX-40"): the only ones an answer limited to its found figures may write."""
+    spelled: set[str] = set()
+    for text in [question, *(found.sentence for found in located)]:
+        spelled.update(_FIGURE.findall(text))
+    return sorted(spelled)

@@ -7,7 +7,7 @@ from collections.abc import Callable, Sequence
 from dataclasses import dataclass, replace
 
 from app.core.answering.excerpts import select_excerpts
-from app.core.answering.focus import found_passages, hinted_question
+from app.core.answering.focus import found_figures, found_passages, hinted_question
 from app.core.answering.gate import GateScore, gate_score
 from app.core.answering.history import names_little, prompt_history, question_in_its_language
 from app.core.answering.locate import FoundSentence
@@ -143,8 +143,9 @@ def prepare_prompt(
             raise UsageError("there is no room left in the context to continue this answer")
         start_thinking = False
     grammar = None
-    if ask.cite_mode == "constrained" and not ask.thinking and passages:
-        grammar = citation_grammar(len(passages))  # thinking text stays free
+    figures = found_figures(ask.question, located) if settings.figures_from == "found" and located else None
+    if (ask.cite_mode == "constrained" or figures is not None) and not ask.thinking and passages:
+        grammar = citation_grammar(len(passages), figures)  # thinking text stays free
     return PreparedPrompt(tokens, passages, budget, start_thinking, continued, grammar)
 
 
