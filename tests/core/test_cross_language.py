@@ -14,7 +14,7 @@ from app.core.embed.embedder import Embedder
 from app.core.errors import EmbedderMismatchError
 from app.core.index.scripts import ScriptPartition
 from app.core.qa import Folio, build_services
-from app.core.retrieve import MULTILINGUAL_WEIGHTS, WEIGHTS, Retriever
+from app.core.retrieve import MULTILINGUAL_WEIGHTS, WEIGHTS, LegWeights, Retriever
 from app.core.script import text_script
 
 USE = "use-multilingual-v3"
@@ -206,3 +206,31 @@ def test_a_library_opens_with_the_embedder_that_wrote_it(
     fresh = build_services(Settings(), tmp_path / "new-library")
     assert fresh.embedder.model_dir == Settings().embed_model_path()  # a new library: the default
     fresh.close()
+
+
+def test_the_other_language_counts_less_when_its_best_page_is_far_from_the_question(bilingual: Folio) -> None:
+    """LegWeights.other_margin: the other script's list is damped only when its best cosine is far
+    below the own script's best (a question about the lighthouse), not for a question whose answer
+    is in the other language (the bridge)."""
+    import dataclasses
+
+    from app.core.normalize import normalize_text
+
+    plain = {s: dataclasses.replace(w, other_margin=None) for s, w in MULTILINGUAL_WEIGHTS.items()}
+    chinese_ids = {cid for cid, row in _all_chunks(bilingual).items() if row in CHINESE}
+
+    def best_chinese(weights: dict[str, LegWeights], question: str) -> float:
+        retriever = Retriever(bilingual.store, bilingual._ready(), bilingual.embedder, weights=weights)
+        _, votes = retriever.fused(normalize_text(question), 20)
+        return max(score for cid, score in votes.items() if cid in chinese_ids)
+
+    own = "When was the lighthouse built, and how far can its lamp be seen?"
+    assert best_chinese(MULTILINGUAL_WEIGHTS, own) < best_chinese(plain, own)
+    cross = "How many arches does the old stone bridge have?"
+    assert best_chinese(MULTILINGUAL_WEIGHTS, cross) == best_chinese(plain, cross)
+
+
+def _all_chunks(folio: Folio) -> dict[int, str]:
+    """chunk id -> document name, for every chunk of the library."""
+    ids = list(range(1, 1000))
+    return {cid: row.document for cid, row in folio.store.chunks(ids).items()}

@@ -12,10 +12,11 @@ from app.cli import run_cli
 from app.core import paths
 from app.core.embed.binding import bind_library_embedder
 from app.core.embed.embedder import Embedder
+from app.core.fusion import reciprocal_rank_fusion
 from app.core.ingest.chunker import ChunkDraft
 from app.core.keywords import KEYWORDS_VERSION, query_terms, terms_query, terms_text
 from app.core.qa import Folio
-from app.core.retrieve import reciprocal_rank_fusion, same_place
+from app.core.retrieve import same_place
 from app.core.store.database import STORE_FILE
 from app.core.store.library import LibraryStore
 from app.core.store.records import ChunkRow, NewChunk

@@ -1,12 +1,15 @@
-"""Does a second search with the question translated by the chat model find the other language's
-pages (issue 22)? Retrieval over the eval's answerable questions, side by side in one run: the
-default (per-script fusion, no translation) and the translation's legs fused in at several
-weights; plus what the translation costs (ms per question, greedy, at most 64 tokens).
+"""How the other language's pages enter retrieval (issue 22), over the eval's answerable questions,
+side by side in one run: the default fusion (per script, the other script's list fused apart);
+`--margins`: that list damped when its best cosine is far below the own script's best
+(LegWeights.other_margin / other_damp); `--translate`: a second search with the question
+translated by the chat model, its legs fused in at several weights, and what the translation
+costs (ms per question, greedy, at most 64 tokens).
 
-    .venv/bin/python benchmarks/bench_translate.py [--threads N] [--weights 0.5,0.8,1.2]
+    .venv/bin/python benchmarks/bench_other_language.py [--margins 0.05,0.1,0.2] [--damps 0.25,0.5]
+        [--translate] [--weights 0.5,0.8,1.2] [--threads N]
 
 Prints hit@1 / hit@5 / MRR per row (en, zh, en→zh, zh→en) and the translations; writes
-benchmarks/results/translate.json with record_env.
+benchmarks/results/other_language.json with record_env.
 """
 
 from __future__ import annotations
@@ -77,6 +80,9 @@ def search_all(
 def main(argv: Sequence[str] | None = None) -> int:
     parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
     parser.add_argument("--threads", type=int, default=0, help="llama.cpp threads (0: automatic)")
+    parser.add_argument("--margins", default="", help="other-script cosine margins to try")
+    parser.add_argument("--damps", default="0.25,0.5", help="weights of a damped other-script list")
+    parser.add_argument("--translate", action="store_true", help="also search with translations")
     parser.add_argument("--weights", default="0.5,0.8,1.2", help="translated-leg weights to try")
     args = parser.parse_args(argv)
     questions = load_questions()
@@ -84,25 +90,33 @@ def main(argv: Sequence[str] | None = None) -> int:
     settings = Settings(n_threads=args.threads, temperature=0.0, seed=42)
     library = prepared_library(questions, settings)
     results: dict[str, Any] = {}
-    with tempfile.TemporaryDirectory(prefix="folio-translate-") as scratch:
+    with tempfile.TemporaryDirectory(prefix="folio-other-language-") as scratch:
         folio = build_services(settings, working_copy(library, Path(scratch)))
         try:
             folio.search("warm-up 预热", 5)
             base = MULTILINGUAL_WEIGHTS if folio.embedder.multilingual else WEIGHTS
             results["default"] = search_all(folio, chosen, base, None)
-            translated = translations(folio, chosen)
-            for weight in (float(w) for w in args.weights.split(",")):
+            for margin in (float(m) for m in args.margins.split(",") if m):
+                for damp in (float(d) for d in args.damps.split(",")):
+                    weights = {
+                        s: dataclasses.replace(w, other_margin=margin, other_damp=damp)
+                        for s, w in base.items()
+                    }
+                    results[f"margin {margin:g} damp {damp:g}"] = search_all(folio, chosen, weights, None)
+            translated = translations(folio, chosen) if args.translate else {}
+            for weight in (float(w) for w in args.weights.split(",")) if translated else ():
                 weights = {s: dataclasses.replace(w, translated=weight) for s, w in base.items()}
                 results[f"translated {weight:g}"] = search_all(folio, chosen, weights, translated)
         finally:
             folio.close()
     spent = [ms for _, ms in translated.values()]
-    p95 = sorted(spent)[int(0.95 * (len(spent) - 1))]
     failed = sorted(qid for qid, (text, _) in translated.items() if text is None)
-    print(
-        f"\ntranslation: median {statistics.median(spent):.0f} ms, p95 {p95:.0f} ms"
-        f" over {len(spent)} questions; no usable translation: {', '.join(failed) or 'none'}"
-    )
+    if spent:
+        p95 = sorted(spent)[int(0.95 * (len(spent) - 1))]
+        print(
+            f"\ntranslation: median {statistics.median(spent):.0f} ms, p95 {p95:.0f} ms"
+            f" over {len(spent)} questions; no usable translation: {', '.join(failed) or 'none'}"
+        )
     print("\n| configuration | " + " | ".join(ROWS) + " |")
     print("|---|" + "---|" * len(ROWS))
     for name, summary in results.items():
@@ -112,10 +126,10 @@ def main(argv: Sequence[str] | None = None) -> int:
         ]
         print(f"| {name} | " + " | ".join(cells) + " |")
     out = write_result(
-        "translate",
+        "other_language",
         {
             "summary": results,
-            "translation_ms": {"median": statistics.median(spent), "all": spent},
+            "translation_ms": {"median": statistics.median(spent) if spent else None, "all": spent},
             "translations": {qid: text for qid, (text, _) in translated.items()},
             "failed": failed,
         },
