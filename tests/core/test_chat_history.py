@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-from app.core.answering.history import prompt_history, question_in_its_language, trusted
+from app.core.answering.history import WITHHELD, prompt_history, question_in_its_language, trusted
 from app.core.store.conversations import Turn
 
 
@@ -22,13 +22,22 @@ def test_only_a_follow_up_gets_history_and_only_trusted_answers() -> None:
     shown = prompt_history("And why?", turns, follow_up=True)
     assert [t.question for t in shown] == ["What did the readings show?", "Who?", "Which?"]
     assert not trusted(_turn("x", {"verdict": "not_in_documents"}))
+    # the follow-up is about the last question even when its answer is not trusted: the question
+    # is shown, its answer withheld
+    after_bad = prompt_history("And why?", turns[:2], follow_up=True)
+    assert [(t.question, t.answer) for t in after_bad] == [
+        ("What did the readings show?", "an answer [1]."),
+        ("When?", WITHHELD),
+    ]
 
 
 def test_a_question_in_another_language_than_the_chat_asks_for_its_own() -> None:
     english = [_turn("Why is the first token slower?", {"verdict": "answered"})]
     chinese = [_turn("为什么第一个词慢？", {"verdict": "answered"})]
-    assert question_in_its_language("那后面的词呢？", english).endswith("（请用中文回答这个问题。）")
-    assert question_in_its_language("And the next ones?", chinese).endswith("English.)")
+    assert question_in_its_language("那后面的词呢？", english) == "请用中文回答这个问题：\n那后面的词呢？"
+    assert question_in_its_language("And the next ones?", chinese) == (
+        "Answer this question in English:\nAnd the next ones?"
+    )
     assert question_in_its_language("那后面的词呢？", chinese) == "那后面的词呢？"
     assert question_in_its_language("那后面的词呢？", []) == "那后面的词呢？"
 

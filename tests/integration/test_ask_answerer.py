@@ -257,6 +257,7 @@ def test_a_follow_up_that_names_little_is_searched_with_the_previous_question(
     assert queries == [
         "And why did they rise?",
         "What did the volcano readings show?\nAnd why did they rise?",
+        "What did the volcano readings show?",  # its own passages fused in
     ]
     assert follow.grounded is not False and follow.metrics.completion_tokens > 0
     assert [c.page for c in follow.passages] == [3]
@@ -296,7 +297,10 @@ def test_history_enters_the_prompt_only_for_a_follow_up_and_never_an_unsupported
         chat2,
     )
     after_bad = ask(chat, "And why did they rise?", options, chat_id=chat2)
-    assert after_bad.budget is not None and after_bad.budget.history_turns_used == 0
+    # its question is shown (the follow-up is about it), its answer withheld
+    assert after_bad.budget is not None and after_bad.budget.history_turns_used == 1
+    prompt = chat.slot.engine.detokenize(chat.slot.engine._llm._input_ids)
+    assert "What did the volcano readings show?" in prompt and "They fell in winter" not in prompt
     assert after_bad.passages and after_bad.passages[0].page == 3  # the re-search still used it
 
 

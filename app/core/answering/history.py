@@ -5,6 +5,7 @@ from __future__ import annotations
 
 import re
 from collections.abc import Sequence
+from dataclasses import replace
 
 from app.core.answering.gate import question_terms
 from app.core.keywords import is_number
@@ -20,13 +21,16 @@ _GOES_ON = re.compile(
 # ...and so does one that names at most this many content words (Latin questions).
 FEW_TERMS = 2
 
+# What stands for an earlier answer that is not trusted, when its question is shown.
+WITHHELD = ""
 # Verdicts of an earlier answer that may be shown again as what the documents say.
 TRUSTED_VERDICTS = frozenset({"answered", "partly"})
+# Put before the question: after it, the small bundled model tends to repeat the question and note.
 _LANGUAGE_NOTE = {
-    None: "(Answer in the language of this question: English.)",
-    "zh": "（请用中文回答这个问题。）",
-    "ja": "（この質問には日本語で答えてください。）",
-    "ko": "(이 질문에는 한국어로 답하세요.)",
+    None: "Answer this question in English:",
+    "zh": "请用中文回答这个问题：",
+    "ja": "この質問には日本語で答えてください：",
+    "ko": "이 질문에는 한국어로 답하세요:",
 }
 
 
@@ -52,10 +56,15 @@ def trusted(turn: Turn) -> bool:
 
 def prompt_history(question: str, turns: Sequence[Turn], follow_up: bool) -> list[Turn]:
     """The turns the prompt shows: none for a question that stands on its own (the retrieval found
-    it covered on its own and it names its subject: stages.retrieve), else the trusted ones."""
+    it covered on its own and it names its subject: stages.retrieve), else the trusted ones, and
+    the last turn's question even when its answer is not trusted (the follow-up is about it): that
+    turn is shown with its answer withheld."""
     if not follow_up:
         return []
-    return [turn for turn in turns if trusted(turn)]
+    shown = [turn for turn in turns if trusted(turn)]
+    if turns and not trusted(turns[-1]):
+        shown.append(replace(turns[-1], answer=WITHHELD))
+    return shown
 
 
 def question_in_its_language(question: str, history: Sequence[Turn]) -> str:
@@ -64,4 +73,4 @@ def question_in_its_language(question: str, history: Sequence[Turn]) -> str:
     language = cjk_language(question)
     if not history or all(cjk_language(turn.question) == language for turn in history):
         return question
-    return f"{question}\n{_LANGUAGE_NOTE.get(language, _LANGUAGE_NOTE[None])}"
+    return f"{_LANGUAGE_NOTE.get(language, _LANGUAGE_NOTE[None])}\n{question}"

@@ -15,6 +15,7 @@ from app.core.answering.options import ResolvedAsk
 from app.core.answering.scoring import Embed
 from app.core.embed.engine import CosineScales
 from app.core.errors import UsageError
+from app.core.fusion import ranked, reciprocal_rank_fusion
 from app.core.generate.cite_grammar import citation_grammar
 from app.core.generate.engine import Engine
 from app.core.generate.model import ModelInfo
@@ -49,19 +50,39 @@ def retrieve(
     scales: CosineScales | None,
 ) -> Retrieval:
     """Search for the question and score how well the hits cover it. A follow-up in a chat
-    ("and why did they rise?") names little of its subject: when the question alone fails the
-    gate, search again with the chat's previous question before it, and keep what covers more."""
+    ("and why did they rise?") names little of its subject: it is searched again with the chat's
+    previous question before it (fused with the previous question's own search), and so is a
+    question that fails the gate alone; the second search is kept when it covers more, or (a
+    follow-up) when it passes the gate."""
     result = search(question, k)
     found = Retrieval(list(result.hits), result.retrieval_ms, gate_score(question, result.hits, scales))
-    if not turns or found.passes(threshold):
-        return replace(found, follow_up=bool(turns) and names_little(question))
+    goes_on = bool(turns) and names_little(question)
+    if not turns or (found.passes(threshold) and not goes_on):
+        return replace(found, follow_up=goes_on)
     query = f"{turns[-1].question}\n{question}"
     again = search(query, k)
-    gate = gate_score(query, again.hits, scales)
     spent = found.retrieval_ms + again.retrieval_ms
-    if again.hits and gate.score > found.gate.score:
-        return Retrieval(list(again.hits), spent, gate, follow_up=True)
+    hits = list(again.hits)
+    if goes_on:  # and the previous question's own passages (a question in another language, say)
+        before = search(turns[-1].question, k)
+        spent += before.retrieval_ms
+        hits = fused_hits([again.hits, before.hits], k)
+    gate = gate_score(query, hits, scales)
+    # a question that names little of its subject is about the chat's: its words with the previous
+    # question's find the passages, unless they cover nothing ("And the S5?" over another topic)
+    if hits and (gate.score > found.gate.score or (goes_on and gate.score >= threshold)):
+        return Retrieval(hits, spent, gate, follow_up=True)
     return replace(found, retrieval_ms=spent, follow_up=True)
+
+
+def fused_hits(lists: Sequence[Sequence[Hit]], k: int) -> list[Hit]:
+    """The best `k` of several searches' hits, fused by rank (a chunk found twice counts twice)."""
+    first: dict[int, Hit] = {}
+    for hits in lists:
+        for hit in hits:
+            first.setdefault(hit.chunk_id, hit)
+    order = ranked(reciprocal_rank_fusion([[hit.chunk_id for hit in hits] for hits in lists]))
+    return [first[chunk_id] for chunk_id in order[:k]]
 
 
 @dataclass(frozen=True)
