@@ -1,5 +1,6 @@
 """Chat scenarios (benchmarks/eval/chats.json): turns asked in one chat, each checked for whether its
-prompt showed the history, the language of its answer, and the passages it was given."""
+prompt showed the history, the language of its answer, the passages it was given and, where the
+turn gives patterns, whether the answer says what the page says."""
 
 from __future__ import annotations
 
@@ -11,6 +12,7 @@ from typing import Any
 from app.core.answering.types import AskOptions
 from app.core.qa import Folio
 from app.core.script import has_cjk
+from benchmarks.evaluation.dataset import answer_matches
 
 CHATS = Path(__file__).resolve().parents[1] / "eval" / "chats.json"
 
@@ -29,6 +31,7 @@ class TurnRecord:
     lang_ok: bool
     passages_ok: bool | None  # None when the turn names no page
     verdict: str | None
+    answer_ok: bool | None = None  # None when the turn gives no answer patterns
 
     @property
     def ok(self) -> bool:
@@ -36,6 +39,7 @@ class TurnRecord:
             (self.history_used > 0) == self.history_expected
             and self.lang_ok
             and self.passages_ok is not False
+            and self.answer_ok is not False
         )
 
 
@@ -62,6 +66,7 @@ def run_chats(folio: Folio, options: AskOptions, path: Path = CHATS) -> list[Tur
                     and any(hit.page <= page <= max(hit.page, hit.page_end) for page in turn["pages"])
                     for hit in answer.passages
                 )
+            patterns = tuple(tuple(group) for group in turn.get("answers", []))
             record = TurnRecord(
                 scenario["id"],
                 number,
@@ -73,6 +78,7 @@ def run_chats(folio: Folio, options: AskOptions, path: Path = CHATS) -> list[Tur
                 answer_language(answer.answer) == turn["lang"],
                 passages_ok,
                 answer.verdict,
+                answer_matches(patterns, answer.answer) if patterns else None,
             )
             records.append(record)
             mark = "ok" if record.ok else "✗"
@@ -80,7 +86,8 @@ def run_chats(folio: Folio, options: AskOptions, path: Path = CHATS) -> list[Tur
             want = "some" if record.history_expected else "none"
             print(
                 f"{scenario['id']:22} #{number} {mark:2} history {used} (want {want})"
-                f" · {answer_language(answer.answer)} (want {turn['lang']}) · pages {passages_ok} | {flat}"
+                f" · {answer_language(answer.answer)} (want {turn['lang']}) · pages {passages_ok}"
+                f" · answer {record.answer_ok} | {flat}"
             )
     return records
 
@@ -91,5 +98,7 @@ def summarize_chats(records: list[TurnRecord]) -> dict[str, Any]:
         "ok": sum(1 for r in records if r.ok),
         "history_right": sum(1 for r in records if (r.history_used > 0) == r.history_expected),
         "language_right": sum(1 for r in records if r.lang_ok),
+        "answer_right": sum(1 for r in records if r.answer_ok),
+        "answer_checked": sum(1 for r in records if r.answer_ok is not None),
         "records": [asdict(r) for r in records],
     }
