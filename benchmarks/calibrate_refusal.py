@@ -2,7 +2,7 @@
 
 For every question of the eval set (or a selection), the pipeline's own stages run as an answer
 would (retrieve, gate, locate, the prompt within its budget), then, instead of decoding, the probe
-(`app/core/answering/probe.py`): the log-probability of the refusal's opening words as the answer's
+(`benchmarks/evaluation/probe.py`): the log-probability of the refusal's opening words as the answer's
 first tokens, and the share of "yes" to "do the passages above answer this question?". Prints
 per question, then per language how well each signal (and the gate's score) separates answerable
 from unanswerable questions (ROC AUC), and, given a saved eval run (`--answers`), what the eval's
@@ -32,13 +32,13 @@ sys.path.insert(0, str(REPO))
 
 from app.core.answering.locate import locate  # noqa: E402
 from app.core.answering.options import resolve_options  # noqa: E402
-from app.core.answering.probe import probe  # noqa: E402
 from app.core.answering.stages import prepare_prompt, retrieve  # noqa: E402
 from app.core.answering.types import AskOptions  # noqa: E402
 from app.core.config import Settings  # noqa: E402
 from app.core.qa import Folio, build_services  # noqa: E402
 from benchmarks.evaluation.dataset import Question, load_questions  # noqa: E402
 from benchmarks.evaluation.library import prepared_library, working_copy  # noqa: E402
+from benchmarks.evaluation.probe import probe  # noqa: E402
 from benchmarks.record_env import write_result  # noqa: E402
 
 SIGNALS = ("gate", "refusal_logprob", "yes_share")  # each: higher means "answerable" after sign
@@ -176,7 +176,11 @@ def main(argv: Sequence[str] | None = None) -> int:
     parser.add_argument("--ids", help="only these question ids, comma-separated")
     parser.add_argument("--every", type=int, default=1, help="every Nth question of the set")
     parser.add_argument("--threads", type=int, default=0, help="llama.cpp threads (0: automatic)")
+    parser.add_argument("--records", type=Path, help="a saved refusal_probe.json: no model, tables only")
     args = parser.parse_args(argv)
+    if args.records:
+        records = json.loads(args.records.read_text(encoding="utf-8"))["records"]
+        return report(records, args.answers)
     questions = load_questions()
     chosen = list(questions.questions)[:: max(1, args.every)]
     if args.ids:
@@ -198,6 +202,11 @@ def main(argv: Sequence[str] | None = None) -> int:
                 print(f"{record['id']:7} {mark} {shown}", flush=True)
         finally:
             folio.close()
+    return report(records, args.answers)
+
+
+def report(records: list[dict[str, Any]], answers: Path | None) -> int:
+    """Print the separation and (with a saved eval run) the simulation; write the results file."""
     table = separation(records)
     print("\n| lang | gated in (answerable) | gated out | AUC gate | AUC refusal words | AUC yes share |")
     print("|---|---|---|---|---|---|")
@@ -205,13 +214,13 @@ def main(argv: Sequence[str] | None = None) -> int:
         aucs = " | ".join("-" if row[s] is None else f"{row[s]:.2f}" for s in SIGNALS)
         print(f"| {lang} | {row['n']} ({row['answerable']}) | {row['gated_out']} | {aucs} |")
     simulation: list[dict[str, Any]] = []
-    if args.answers:
-        saved = json.loads(args.answers.read_text(encoding="utf-8"))
+    if answers:
+        saved = json.loads(answers.read_text(encoding="utf-8"))
         simulation = print_simulation(records, {a["id"]: a for a in saved["answers"]})
     out = write_result(
         "refusal_probe",
         {
-            "answers": str(args.answers) if args.answers else None,
+            "answers": str(answers) if answers else None,
             "records": records,
             "separation": table,
             "simulation": simulation,

@@ -1,5 +1,4 @@
-"""The model's own view, before it answers, of whether the passages answer the question: the
-probability of its refusal's opening words, and of "no" to "do the passages answer this?"."""
+"""The model's own view, before it answers, of whether the passages answer the question (issue 21)."""
 
 from __future__ import annotations
 
