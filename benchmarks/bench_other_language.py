@@ -29,13 +29,13 @@ os.environ.setdefault("HF_HUB_OFFLINE", "1")
 REPO = Path(__file__).resolve().parent.parent
 sys.path.insert(0, str(REPO))
 
-from app.core.answering.translate import translate_question  # noqa: E402
 from app.core.config import Settings  # noqa: E402
 from app.core.qa import Folio, build_services  # noqa: E402
 from app.core.retrieve import MULTILINGUAL_WEIGHTS, WEIGHTS, LegWeights, Retriever  # noqa: E402
 from benchmarks.evaluation import scoring  # noqa: E402
 from benchmarks.evaluation.dataset import Question, load_questions  # noqa: E402
 from benchmarks.evaluation.library import prepared_library, working_copy  # noqa: E402
+from benchmarks.evaluation.translate import translate_question  # noqa: E402
 from benchmarks.record_env import write_result  # noqa: E402
 
 ROWS = ("en", "zh", "en→zh", "zh→en")

@@ -1,4 +1,4 @@
-"""The question in the library's other language, written by the chat model, for a second search."""
+"""The question in the library's other language, written by the chat model, for a second search (issue 22)."""
 
 from __future__ import annotations
 
