@@ -10,7 +10,8 @@ from pathlib import Path
 
 import pytest
 
-from app.core.config import Settings
+from app.core.answering.model_slot import ModelSlot
+from app.core.config import Settings, SettingsOwner
 from app.core.errors import ServerError, UsageError
 from app.core.generate.chat_engine import engine_for
 from app.core.generate.engine import Engine, GenerationEnd, TokenStep
@@ -18,6 +19,7 @@ from app.core.generate.model import ChatRequest, Sampling
 from app.core.generate.remote import RemoteEngine
 from app.core.server_key import keys_file, load_server_key, save_server_key
 from tests.core.recorded_server import Recording, Reply, chunk, models, recorded_server, sse
+from tests.integration.llama_server import free_port
 
 CHAT = "/v1/chat/completions"
 QWEN = "Qwen/Qwen3-8B"
@@ -238,3 +240,15 @@ def test_the_key_file_is_the_users_alone_and_the_settings_never_hold_it() -> Non
     save_server_key("http://127.0.0.1:8080", "")
     assert load_server_key("http://127.0.0.1:8080") is None
     assert "key" not in json.dumps(Settings().to_dict())
+
+
+def test_a_server_that_cannot_answer_now_stays_chosen() -> None:
+    owner = SettingsOwner(Settings())
+    slot = ModelSlot(owner)
+    chosen = Settings(server_url=f"http://127.0.0.1:{free_port()}", server_model="m")
+    assert slot.apply(chosen) is True  # nothing is asked of the server until the model is used
+    with pytest.raises(ServerError) as raised:
+        slot.load()
+    assert raised.value.kind == "unreachable"
+    assert owner.current == chosen and isinstance(slot.target(), RemoteEngine)  # not rolled back
+    slot.close()

@@ -6,7 +6,7 @@ from __future__ import annotations
 import threading
 
 from app.core.config import Settings, SettingsOwner, model_fields_changed, with_model_of
-from app.core.errors import ModelError, UsageError
+from app.core.errors import ModelError, ServerError, UsageError
 from app.core.generate.chat_engine import ChatEngine, engine_for
 from app.core.generate.model import ModelInfo, check_model_file
 
@@ -75,13 +75,16 @@ class ModelSlot:
 
     def load(self) -> ModelInfo:
         """Load the configured model once (thread-safe); a new model that fails to load keeps the
-        old one and puts its settings back (listeners hear it), then raises the ModelError."""
+        old one and puts its settings back (listeners hear it), then raises the ModelError. A server
+        that cannot answer now (ServerError) stays the configured one."""
         with self._state:
             pending = self._pending
             if pending is None:
                 return self._engine.load()
             try:
                 info = pending.load()
+            except ServerError:  # down, busy, loading, a wrong key: the server stays chosen, the
+                raise  # next question asks it again (a local model never replaces it unasked)
             except ModelError:
                 self._pending = None
                 self._settings.update(with_model_of(self._settings.current, self._before_pending))
