@@ -276,7 +276,9 @@ def _reason(exc: BaseException) -> str:
 def run_cli(argv: list[str]) -> int:
     """`folio ARGV`: through the library's running `folio serve` when there is one (same output and
     exit code), else in this process."""
-    if argv and argv[0] in COMMANDS and "--no-server" not in argv:
+    # an answer from a chat server runs here: its API key stays in this process's environment
+    to_server = any(arg == "--server" or arg.startswith("--server=") for arg in argv)
+    if argv and argv[0] in COMMANDS and "--no-server" not in argv and not to_server:
         from app.serve.client import forward
 
         code = forward(argv)

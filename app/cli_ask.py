@@ -60,7 +60,17 @@ def add_ask_parser(
     parser.add_argument("--top-p", type=float, metavar="P", help="nucleus sampling threshold")
     parser.add_argument("--min-p", type=float, metavar="P", help="min-p sampling threshold")
     parser.add_argument("--seed", type=int, metavar="S", help="sampling seed (reproducible runs)")
-    parser.add_argument("--model", metavar="PATH", help="GGUF chat model to use instead of the setting")
+    parser.add_argument(
+        "--model",
+        metavar="PATH|NAME",
+        help="GGUF chat model to use instead of the setting; with --server, the server's model name",
+    )
+    parser.add_argument(
+        "--server",
+        metavar="URL",
+        help="answer with a model on an OpenAI-compatible server (llama-server, vLLM, Ollama) at URL; "
+        "its API key comes from FOLIO_API_KEY or the key saved in Settings",
+    )
     parser.add_argument("--ctx", type=int, metavar="N", help="context size in tokens")
     parser.add_argument("--chat", type=int, metavar="ID", help="continue this chat (follow-up question)")
     parser.add_argument(
@@ -100,7 +110,8 @@ def format_metrics_line(answer: Answer) -> str:
     m = answer.metrics
     ttft = f"ttft {m.ttft_ms:.0f} ms" if m.ttft_ms is not None else "ttft –"
     rate = f"{m.tokens_per_s:.1f} tok/s" if m.tokens_per_s is not None else "– tok/s"
-    return f"{ttft} · {rate} · {m.completion_tokens} tokens · {answer.finish_reason}"
+    source = "" if m.figures_from == "engine" else f" ({m.figures_from})"
+    return f"{ttft} · {rate} · {m.completion_tokens} tokens{source} · {answer.finish_reason}"
 
 
 VERDICT_LINES = {
@@ -150,10 +161,15 @@ def run_ask(args: argparse.Namespace, folio: Folio, out: TextIO | None = None) -
     """
     out, err = out or sys.stdout, sys.stderr
     try:
-        if args.model is not None or args.ctx is not None:
+        server = getattr(args, "server", None)
+        if args.model is not None or args.ctx is not None or server is not None:
             changes: dict[str, object] = {}
-            if args.model is not None:
-                changes["model_path"] = args.model
+            if server is not None:
+                if not args.model:
+                    raise UsageError("--server needs --model NAME: the name of one of the server's models")
+                changes.update(server_url=server, server_model=args.model)
+            elif args.model is not None:
+                changes.update(model_path=args.model, server_url="", server_model="")
             if args.ctx is not None:
                 changes["n_ctx"] = args.ctx
             folio.apply_settings(folio.settings.replace(**changes))

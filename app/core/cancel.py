@@ -20,6 +20,10 @@ class CancelToken:
     def cancelled(self) -> bool:
         return self._event.is_set()
 
+    def wait(self, timeout: float | None = None) -> bool:
+        """Block until cancelled or `timeout` seconds pass; True when cancelled."""
+        return self._event.wait(timeout)
+
     def raise_if_cancelled(self) -> None:
         if self._event.is_set():
             raise Cancelled()

@@ -11,6 +11,7 @@ from collections.abc import Callable
 from dataclasses import dataclass, fields
 from pathlib import Path
 from typing import Any
+from urllib.parse import urlsplit
 
 from app.core import paths
 from app.core.errors import UsageError
@@ -74,6 +75,15 @@ class Settings:
     # Which numbers the answer may write: "anywhere" (free), or "found": only those spelled in the
     # located sentences and the question, by a decoding grammar (generate/cite_grammar.py)
     figures_from: str = "anywhere"
+    # Where answers are generated: "" = this computer (model_path), else the base URL of an
+    # OpenAI-compatible server (llama-server, vLLM, Ollama, llama-cpp-python) and the name of its
+    # model. The server's API key is never a setting: app/core/server_key.py keeps it.
+    server_url: str = ""
+    server_model: str = ""
+
+    @property
+    def uses_server(self) -> bool:
+        return bool(self.server_url)
 
     def chat_model_path(self) -> Path:
         return Path(self.model_path) if self.model_path else paths.default_chat_model()
@@ -130,6 +140,10 @@ class Settings:
         for ok, message in checks:
             if not ok:
                 raise UsageError(message)
+        if self.server_url:
+            check_server_url(self.server_url)
+            if not self.server_model.strip():
+                raise UsageError("a server needs the name of its model (one of its /v1/models)")
 
     def replace(self, **changes: Any) -> Settings:
         updated = dataclasses.replace(self, **changes)
@@ -159,8 +173,28 @@ class Settings:
         return settings
 
 
+def check_server_url(url: str) -> None:
+    """Raise UsageError unless `url` is an http(s) URL with a host and no user name or password in it
+    (a key in the URL would end up in traces and logs)."""
+    parts = urlsplit(url)
+    if parts.scheme not in ("http", "https") or not parts.hostname:
+        raise UsageError(f"the server address must start with http:// or https://, not {url!r}")
+    if parts.username is not None or parts.password is not None:
+        raise UsageError("the server address must not hold a user name or password: set the API key instead")
+    if parts.query or parts.fragment:
+        raise UsageError("the server address must not hold a query or fragment")
+
+
 # The fields a loaded model depends on: a change to any of them loads the model again (at its next use).
-MODEL_FIELDS = ("model_path", "n_ctx", "n_threads", "n_threads_batch", "n_gpu_layers")
+MODEL_FIELDS = (
+    "model_path",
+    "n_ctx",
+    "n_threads",
+    "n_threads_batch",
+    "n_gpu_layers",
+    "server_url",
+    "server_model",
+)
 
 
 def model_fields_changed(old: Settings, new: Settings) -> bool:

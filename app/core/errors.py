@@ -26,6 +26,16 @@ class ModelError(FolioError):
     """A model file is missing, not a model, or failed to load."""
 
 
+class ServerError(ModelError):
+    """A chat server could not answer: `kind` says why (unreachable, tls, auth, model, busy,
+    loading, context, protocol, dropped, http), so callers never read the message to decide."""
+
+    def __init__(self, kind: str, message: str, status: int | None = None) -> None:
+        super().__init__(message)
+        self.kind = kind
+        self.status = status
+
+
 class DocumentNotFoundError(FolioError):
     """No document in the library matches the given name, path or id."""
 

@@ -9,13 +9,14 @@ from app.core.answering.run import AnswerRun
 from app.core.answering.stages import PreparedPrompt
 from app.core.answering.types import AnswerEvent, Delta
 from app.core.cancel import CancelToken
-from app.core.generate.engine import Engine, TokenStep
+from app.core.generate.chat_engine import ChatEngine
+from app.core.generate.engine import TokenStep
 
 METRICS_EVERY = 16  # tokens between live Metrics events
 
 
 def decode(
-    run: AnswerRun, engine: Engine, prompt: PreparedPrompt, cancel: CancelToken
+    run: AnswerRun, engine: ChatEngine, prompt: PreparedPrompt, cancel: CancelToken
 ) -> Iterator[AnswerEvent]:
     """Stream the model's text into `run` (answer and thinking channels), with the prefill and
     decode spans; `run.end` holds how generation ended."""
@@ -30,6 +31,7 @@ def decode(
         start_thinking=prompt.start_thinking,
         grammar=prompt.grammar,
         continuing=bool(prompt.continued),
+        chat=prompt.chat,
     )
     for event in stream:
         if isinstance(event, TokenStep):

@@ -6,8 +6,8 @@ from __future__ import annotations
 import threading
 
 from app.core.config import Settings, SettingsOwner, model_fields_changed, with_model_of
-from app.core.errors import ModelError, UsageError
-from app.core.generate.engine import Engine
+from app.core.errors import ModelError, ServerError, UsageError
+from app.core.generate.chat_engine import ChatEngine, engine_for
 from app.core.generate.model import ModelInfo, check_model_file
 
 
@@ -15,24 +15,24 @@ class ModelSlot:
     """One engine in use and at most one pending (configured, loaded at its first use). It is the
     only writer of the settings owner: `apply` and the rollback of a model that fails to load."""
 
-    def __init__(self, settings: SettingsOwner, engine: Engine | None = None) -> None:
+    def __init__(self, settings: SettingsOwner, engine: ChatEngine | None = None) -> None:
         self._settings = settings
         self._owns_engine = engine is None
-        self._engine = engine or Engine.from_settings(settings.current)
-        self._pending: Engine | None = None
+        self._engine: ChatEngine = engine or engine_for(settings.current)
+        self._pending: ChatEngine | None = None
         self._before_pending = settings.current  # the model settings to go back to
         self._state = threading.RLock()
 
     @property
-    def engine(self) -> Engine:
+    def engine(self) -> ChatEngine:
         return self._engine
 
-    def target(self) -> Engine:
+    def target(self) -> ChatEngine:
         """The engine the next request runs on: the pending one when the model changed."""
         with self._state:
             return self._pending or self._engine
 
-    def is_current(self, engine: Engine) -> bool:
+    def is_current(self, engine: ChatEngine) -> bool:
         return engine is self._engine
 
     def info(self) -> ModelInfo | None:
@@ -67,20 +67,24 @@ class ModelSlot:
         if self._engine.matches(settings):
             self._pending = None
             return
-        check_model_file(settings.chat_model_path())
+        if not settings.uses_server:  # a server is asked at the model's next use, not now
+            check_model_file(settings.chat_model_path())
         if self._pending is None:
             self._before_pending = self._settings.current
-        self._pending = Engine.from_settings(settings)
+        self._pending = engine_for(settings)
 
     def load(self) -> ModelInfo:
         """Load the configured model once (thread-safe); a new model that fails to load keeps the
-        old one and puts its settings back (listeners hear it), then raises the ModelError."""
+        old one and puts its settings back (listeners hear it), then raises the ModelError. A server
+        that cannot answer now (ServerError) stays the configured one."""
         with self._state:
             pending = self._pending
             if pending is None:
                 return self._engine.load()
             try:
                 info = pending.load()
+            except ServerError:  # down, busy, loading, a wrong key: the server stays chosen, the
+                raise  # next question asks it again (a local model never replaces it unasked)
             except ModelError:
                 self._pending = None
                 self._settings.update(with_model_of(self._settings.current, self._before_pending))

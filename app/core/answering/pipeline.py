@@ -20,7 +20,7 @@ from app.core.cancel import CancelToken
 from app.core.config import Settings, SettingsOwner
 from app.core.embed.engine import CosineScales
 from app.core.errors import FolioError, UsageError
-from app.core.generate.engine import Engine
+from app.core.generate.chat_engine import ChatEngine
 from app.core.prompt.system import not_covered_answer, passages_did_not_fit
 from app.core.store.conversations import ConversationStore, Turn
 
@@ -85,7 +85,7 @@ class Answerer:
     def _stream(self, ask: ResolvedAsk, chat_id: int | None, cancel: CancelToken) -> Iterator[AnswerEvent]:
         """Queue for the model's lock, then answer; the lock is held until the answer is saved."""
         engine = self.slot.target()
-        run = AnswerRun(ask.question, ask.sampling, str(engine.model_path))
+        run = AnswerRun(ask.question, ask.sampling, engine.model_ref, engine.model_name)
         acquired = False
         while not acquired and not cancel.cancelled:
             acquired = engine.lock.acquire(timeout=0.05)
@@ -104,7 +104,7 @@ class Answerer:
         self,
         ask: ResolvedAsk,
         run: AnswerRun,
-        engine: Engine,
+        engine: ChatEngine,
         chat_id: int | None,
         cancel: CancelToken,
         started: float,
@@ -165,7 +165,7 @@ class Answerer:
         run.evidence_ms = (time.perf_counter() - run.submitted) * 1000.0
         return Located(list(run.located), run.evidence_ms)
 
-    def _not_covered(self, run: AnswerRun, engine: Engine, chat_id: int | None) -> Iterator[AnswerEvent]:
+    def _not_covered(self, run: AnswerRun, engine: ChatEngine, chat_id: int | None) -> Iterator[AnswerEvent]:
         """The gate's answer: the documents do not cover the question; the model is not called."""
         run.grounded, run.not_covered = False, True
         run.answer.append(not_covered_answer(run.question))
@@ -173,7 +173,7 @@ class Answerer:
         yield Finished(self._finish(run, "stop", chat_id, budget_n_ctx=engine.n_ctx))
 
     def _prompt(
-        self, ask: ResolvedAsk, run: AnswerRun, engine: Engine, turns: list[Turn], started: float
+        self, ask: ResolvedAsk, run: AnswerRun, engine: ChatEngine, turns: list[Turn], started: float
     ) -> PreparedPrompt:
         """Load the model (a pending one first), then fit the prompt (spans load, assemble)."""
         if not self.slot.is_current(engine):

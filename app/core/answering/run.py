@@ -18,12 +18,12 @@ from app.core.prompt.budget import Budget
 class AnswerRun:
     """The mutable state of one request while it streams, and the figures it yields."""
 
-    def __init__(self, question: str, sampling: Sampling, model_path: str) -> None:
+    def __init__(self, question: str, sampling: Sampling, model_path: str, model: str = "") -> None:
         self.submitted = time.perf_counter()
         self.question = question
         self.sampling = sampling
         self.model_path = model_path
-        self.model = Path(model_path).name
+        self.model = model or Path(model_path).name
         self.spans: dict[str, float] = {}
         self.hits: list[Hit] = []
         self.retrieval_ms = 0.0
@@ -66,7 +66,9 @@ class AnswerRun:
             return base
         ttft = None if end.first_token_at is None else (end.first_token_at - self.submitted) * 1000.0
         tpot = None
-        if end.completion_tokens >= 2 and end.first_token_at is not None and end.last_token_at is not None:
+        if end.decode_tokens_per_s:  # the server's own decode rate (llama-server's timings)
+            tpot = 1000.0 / end.decode_tokens_per_s
+        elif end.completion_tokens >= 2 and end.first_token_at is not None and end.last_token_at is not None:
             tpot = (end.last_token_at - end.first_token_at) * 1000.0 / (end.completion_tokens - 1)
         return replace(
             base,
@@ -77,4 +79,5 @@ class AnswerRun:
             thinking_tokens=end.thinking_tokens,
             tpot_ms=tpot,
             tokens_per_s=1000.0 / tpot if tpot else None,
+            figures_from=end.figures_from,
         )

@@ -16,9 +16,9 @@ from app.core.answering.scoring import Embed
 from app.core.embed.engine import CosineScales
 from app.core.errors import UsageError
 from app.core.fusion import ranked, reciprocal_rank_fusion
+from app.core.generate.chat_engine import ChatEngine
 from app.core.generate.cite_grammar import citation_grammar
-from app.core.generate.engine import Engine
-from app.core.generate.model import ModelInfo
+from app.core.generate.model import ChatRequest, ModelInfo
 from app.core.passage import Hit, SearchResult
 from app.core.prompt.budget import Budget, HistoryTurn, PromptPlan, assemble
 from app.core.prompt.reuse import follow_up_order
@@ -95,11 +95,12 @@ class PreparedPrompt:
     start_thinking: bool  # the template opened a thinking block itself
     continued: str  # the text of a cut-off answer the model continues after ("" for a new answer)
     grammar: str | None  # the citation grammar in "constrained" mode
+    chat: ChatRequest | None = None  # the messages the tokens render (what a server is sent)
 
 
 def prepare_prompt(
     ask: ResolvedAsk,
-    engine: Engine,
+    engine: ChatEngine,
     info: ModelInfo,
     hits: list[Hit],
     turns: Sequence[Turn],
@@ -167,7 +168,8 @@ def prepare_prompt(
     figures = found_figures(ask.question, located) if settings.figures_from == "found" and located else None
     if (ask.cite_mode == "constrained" or figures is not None) and not ask.thinking and passages:
         grammar = citation_grammar(len(passages), figures)  # thinking text stays free
-    return PreparedPrompt(tokens, passages, budget, start_thinking, continued, grammar)
+    chat = ChatRequest(tuple(plan.messages), ask.thinking)
+    return PreparedPrompt(tokens, passages, budget, start_thinking, continued, grammar, chat)
 
 
 def prompt_passages(

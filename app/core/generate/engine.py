@@ -13,7 +13,7 @@ from typing import Any
 from app.core.cancel import CancelToken
 from app.core.config import Settings
 from app.core.errors import ModelError
-from app.core.generate.model import ModelInfo, Sampling, check_model_file
+from app.core.generate.model import ChatRequest, ModelInfo, Sampling, check_model_file
 from app.core.generate.template import ChatTemplate
 from app.core.generate.textstream import THINKING, ChannelSplitter, Piece, Utf8Stream
 from app.core.generate.threads import default_batch_threads, default_threads, prefer_passive_openmp
@@ -49,6 +49,10 @@ class GenerationEnd:
     completion_tokens: int
     thinking_tokens: int
     error: str | None = None
+    # where the figures come from: "engine" (this process), "server usage", "server timings" (a
+    # server's own counts and decode rate) or "counted" (the streamed chunks, one token each)
+    figures_from: str = "engine"
+    decode_tokens_per_s: float | None = None  # the server's own decode rate, when it reports one
 
     @property
     def prefill_tokens_per_s(self) -> float | None:
@@ -97,10 +101,20 @@ class Engine:
             n_threads_batch=settings.n_threads_batch,
         )
 
+    @property
+    def model_ref(self) -> str:
+        """What a trace records as the model: the GGUF file's path."""
+        return str(self.model_path)
+
+    @property
+    def model_name(self) -> str:
+        return self.model_path.name
+
     def matches(self, settings: Settings) -> bool:
         """True when these settings would load the same model the same way."""
         return (
-            self.model_path == settings.chat_model_path()
+            not settings.uses_server
+            and self.model_path == settings.chat_model_path()
             and self.n_ctx == settings.n_ctx
             and self.n_threads == (settings.n_threads or default_threads())
             and self.n_threads_batch == (settings.n_threads_batch or default_batch_threads())
@@ -327,6 +341,7 @@ class Engine:
         start_thinking: bool = False,
         grammar: str | None = None,
         continuing: bool = False,
+        chat: ChatRequest | None = None,
     ) -> Iterator[TokenStep | GenerationEnd]:
         """Prefill (reusing the cached prefix, in batches, cancellable), then decode token by token.
 
@@ -334,7 +349,7 @@ class Engine:
         failed generation (finish_reason "error"). The caller holds `lock`. `grammar` (GBNF)
         constrains every sampled token, e.g. to citation markers of the prompt's passages.
         `continuing`: the prompt ends inside an answer's text (Continue), whose spacing the new
-        text keeps.
+        text keeps. `chat` (the messages `tokens` render) is for a server; this engine runs the tokens.
         """
         llm = self._require_llm()
         started = time.perf_counter()

@@ -35,6 +35,14 @@ class Sampling:
 
 
 @dataclass(frozen=True)
+class ChatRequest:
+    """The chat messages a prompt's tokens render, for an engine that renders them itself (a server)."""
+
+    messages: tuple[dict[str, str], ...]
+    enable_thinking: bool
+
+
+@dataclass(frozen=True)
 class ModelInfo:
     """A loaded chat model, as the GUI and the answer JSON describe it."""
 
@@ -46,6 +54,8 @@ class ModelInfo:
     thinking_reason: str
     chat_template: str  # "gguf" or "chatml" (fallback)
     n_threads: int
+    server: str = ""  # the base URL of the server that runs the model; "" on this computer
+    tokenizer: str = "exact"  # "exact", or how the budget counts without the model's own tokenizer
 
     def to_json(self) -> dict[str, Any]:
         return asdict(self)

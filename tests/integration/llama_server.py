@@ -1,0 +1,86 @@
+"""llama-cpp-python's OpenAI-compatible server (`python -m llama_cpp.server`), started for a test on
+127.0.0.1 with one thread, and stopped by its own process id."""
+
+from __future__ import annotations
+
+import json
+import socket
+import subprocess
+import sys
+import time
+import urllib.error
+import urllib.request
+from pathlib import Path
+
+MODEL_NAME = "smollm2"
+START_TIMEOUT_S = 120.0
+
+
+def free_port() -> int:
+    with socket.socket(socket.AF_INET, socket.SOCK_STREAM) as probe:
+        probe.bind(("127.0.0.1", 0))
+        return int(probe.getsockname()[1])
+
+
+class LlamaServer:
+    """One server process; `url` is its base URL once `start()` returned."""
+
+    def __init__(self, model: Path, log: Path, n_ctx: int = 2048, api_key: str | None = None) -> None:
+        self.model, self.log, self.n_ctx, self.api_key = model, log, n_ctx, api_key
+        self.port = free_port()
+        self.url = f"http://127.0.0.1:{self.port}"
+        self.process: subprocess.Popen[bytes] | None = None
+
+    def start(self) -> LlamaServer:
+        command = [
+            sys.executable, "-m", "llama_cpp.server",
+            "--model", str(self.model), "--model_alias", MODEL_NAME,
+            "--host", "127.0.0.1", "--port", str(self.port),
+            "--n_threads", "1", "--n_threads_batch", "1", "--n_ctx", str(self.n_ctx),
+        ]  # fmt: skip
+        if self.api_key:
+            command += ["--api_key", self.api_key]
+        with self.log.open("wb") as log:
+            self.process = subprocess.Popen(command, stdout=log, stderr=subprocess.STDOUT)
+        deadline = time.monotonic() + START_TIMEOUT_S
+        while time.monotonic() < deadline:
+            if self.process.poll() is not None:
+                raise RuntimeError(f"the server exited: {self.log.read_text(errors='replace')[-2000:]}")
+            if self._answers():
+                return self
+            time.sleep(0.25)
+        self.stop()
+        raise RuntimeError(f"the server did not start in {START_TIMEOUT_S:.0f} s")
+
+    def _answers(self) -> bool:
+        request = urllib.request.Request(self.url + "/v1/models")
+        if self.api_key:
+            request.add_header("Authorization", f"Bearer {self.api_key}")
+        try:
+            with urllib.request.urlopen(request, timeout=2) as reply:
+                return reply.status == 200
+        except (urllib.error.URLError, OSError):
+            return False
+
+    def chat(self, body: dict[str, object]) -> dict[str, object]:
+        """One non-streamed chat completion (to compare the server's own counts)."""
+        request = urllib.request.Request(
+            self.url + "/v1/chat/completions", json.dumps(body).encode(), {"Content-Type": "application/json"}
+        )
+        with urllib.request.urlopen(request, timeout=120) as reply:
+            result: dict[str, object] = json.load(reply)
+        return result
+
+    def kill(self) -> None:
+        """SIGKILL: the server dies mid-answer, as a crashed or unplugged server does."""
+        if self.process is not None and self.process.poll() is None:
+            self.process.kill()
+            self.process.wait(timeout=30)
+
+    def stop(self) -> None:
+        if self.process is not None and self.process.poll() is None:
+            self.process.terminate()
+            try:
+                self.process.wait(timeout=30)
+            except subprocess.TimeoutExpired:
+                self.kill()
