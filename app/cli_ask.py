@@ -110,7 +110,7 @@ def format_metrics_line(answer: Answer) -> str:
     m = answer.metrics
     ttft = f"ttft {m.ttft_ms:.0f} ms" if m.ttft_ms is not None else "ttft –"
     rate = f"{m.tokens_per_s:.1f} tok/s" if m.tokens_per_s is not None else "– tok/s"
-    source = "" if m.figures_from == "engine" else f" ({m.figures_from})"
+    source = "" if m.counts_from == "engine" else f" ({m.counts_from})"
     return f"{ttft} · {rate} · {m.completion_tokens} tokens{source} · {answer.finish_reason}"
 
 

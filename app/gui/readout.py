@@ -46,7 +46,7 @@ FINISH_TEXT = {
     "error": QT_TRANSLATE_NOOP("Readout", "failed"),
 }
 
-# whose figures a server's answer shows (AnswerMetrics.figures_from); none for this computer
+# whose figures a server's answer shows (AnswerMetrics.counts_from); none for this computer
 FIGURES_TEXT = {
     "server usage": QT_TRANSLATE_NOOP("Readout", "counts from the server"),
     "server timings": QT_TRANSLATE_NOOP("Readout", "rate and counts from the server"),
@@ -73,7 +73,7 @@ def final_readout(state: AnswerState) -> str:
             parts.append(_tr("{0} tokens ({1} thinking)").format(tokens, thinking))
         else:
             parts.append(_tr("{0} tokens").format(tokens))
-    source = metrics.get("figures_from")
+    source = metrics.get("counts_from")
     if isinstance(source, str) and source in FIGURES_TEXT:  # a server's answer: whose counts these are
         parts.append(_tr(FIGURES_TEXT[source]))
     reason = state.finish_reason

@@ -8,6 +8,7 @@ from dataclasses import dataclass
 from typing import Any
 
 from app.core.cancel import CancelToken
+from app.core.errors import ModelError
 from app.core.generate.engine import Engine
 from app.core.passage import Hit
 from app.core.prompt.budget import build_messages
@@ -18,6 +19,26 @@ REFUSAL_OPENING = {"zh": "文档中没有", "en": "The documents do not cover"}
 ASK_YES_NO = "\n\nDo the passages above answer this question? Reply yes or no."
 YES = ("yes", "Yes", "YES", "是")
 NO = ("no", "No", "NO", "否")
+
+
+def next_token_logprobs(engine: Engine, tokens: Sequence[int], cancel: CancelToken | None = None) -> Any:
+    """log P of every vocabulary token right after `tokens` (a numpy array), from one forward pass
+    after the cached prefix; nothing sampled. None when cancelled. The caller holds `engine.lock`."""
+    import numpy as np
+
+    llm = engine._require_llm()
+    prompt = list(tokens)
+    if not prompt or len(prompt) >= llm.n_ctx():
+        raise ModelError(f"the prompt has {len(prompt)} tokens; the context holds {llm.n_ctx()}")
+    cached = engine.cached_prefix(prompt)
+    llm.n_tokens = cached
+    for start in range(cached, len(prompt), engine.n_batch):
+        if cancel is not None and cancel.cancelled:
+            return None
+        llm.eval(prompt[start : start + engine.n_batch])
+    logits = np.ctypeslib.as_array(llm._ctx.get_logits(), shape=(llm.n_vocab(),)).astype(np.float64)
+    top = float(logits.max())
+    return logits - (top + float(np.log(np.exp(logits - top).sum())))
 
 
 @dataclass(frozen=True)
@@ -39,7 +60,7 @@ def refusal_logprob(
     opening = REFUSAL_OPENING["zh" if cjk_language(question) else "en"]
     prompt, total = list(tokens), 0.0
     for token in engine.text_tokens(opening):
-        logprobs = engine.next_token_logprobs(prompt, cancel)
+        logprobs = next_token_logprobs(engine, prompt, cancel)
         if logprobs is None:
             return None
         total += float(logprobs[token])
@@ -55,7 +76,7 @@ def yes_share(
     escaped = [_escaped(engine, hit) for hit in passages]
     messages = build_messages(engine.escape_special(question) + ASK_YES_NO, escaped, [])
     tokens = engine.tokenize_prompt(engine.render_chat(messages, enable_thinking=False))
-    logprobs = engine.next_token_logprobs(tokens, cancel)
+    logprobs = next_token_logprobs(engine, tokens, cancel)
     if logprobs is None:
         return None
     yes, no = _mass(engine, logprobs, YES), _mass(engine, logprobs, NO)

@@ -11,6 +11,7 @@ from app.core.cancel import CancelToken
 from app.core.errors import ModelError
 from app.core.generate.engine import Engine, GenerationEnd, TokenStep
 from app.core.generate.model import Sampling
+from benchmarks.evaluation.probe import next_token_logprobs
 
 GREEDY = Sampling(temperature=0.0, max_tokens=48)
 
@@ -213,19 +214,19 @@ def test_next_token_logprobs_are_the_distribution_greedy_decoding_picks_from(cha
 
     tokens = prompt(chat_engine, "What is the capital of France?")
     with chat_engine.lock:
-        logprobs = chat_engine.next_token_logprobs(tokens)
+        logprobs = next_token_logprobs(chat_engine, tokens)
     assert logprobs is not None
     assert abs(float(np.exp(logprobs).sum()) - 1.0) < 1e-6
     steps, _ = run(chat_engine, tokens, Sampling(temperature=0.0, max_tokens=1))
     assert steps[0].token == int(np.argmax(logprobs))  # the same forward pass greedy decoding samples
     with chat_engine.lock:
-        again = chat_engine.next_token_logprobs(tokens)  # all but the last token come from the cache
+        again = next_token_logprobs(chat_engine, tokens)  # all but the last token come from the cache
         assert chat_engine.cached_prefix(tokens) == len(tokens) - 1
         cancelled = CancelToken()
         cancelled.cancel()
-        assert chat_engine.next_token_logprobs(prompt(chat_engine, "Another question?"), cancelled) is None
+        assert next_token_logprobs(chat_engine, prompt(chat_engine, "Another question?"), cancelled) is None
     assert again is not None and int(np.argmax(again)) == int(np.argmax(logprobs))
     likely = np.argsort(-logprobs)[:10]  # batch shapes differ: the same distribution, not the same bits
     assert np.allclose(np.exp(again[likely]), np.exp(logprobs[likely]), atol=0.02)
     with pytest.raises(ModelError, match="context holds"):
-        chat_engine.next_token_logprobs(tokens * 200)
+        next_token_logprobs(chat_engine, tokens * 200)

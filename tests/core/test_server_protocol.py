@@ -77,7 +77,7 @@ def test_vllm_reasoning_and_usage_chunk(served: tuple[Recording, str]) -> None:
     assert [step.thinking for step in steps] == [True, True, False]
     assert end.finish_reason == "stop" and end.error is None
     assert (end.prompt_tokens, end.completion_tokens, end.thinking_tokens) == (40, 12, 7)
-    assert end.figures_from == "server usage"
+    assert end.counts_from == "server usage"
     path, headers, request = recording.requests[-1]
     assert path == CHAT and headers["Authorization"] == "Bearer sk-secret"
     assert request["chat_template_kwargs"] == {"enable_thinking": True}
@@ -100,7 +100,7 @@ def test_ollama_reasoning_field_and_think_tags_in_content(served: tuple[Recordin
     steps, end = run(RemoteEngine(url, "qwen3:8b", None, n_ctx=4096))
     assert text_of(steps, end, "thinking") == "Hmm.more"
     assert text_of(steps, end, "answer").strip() == "Blue."
-    assert end.finish_reason == "length" and end.figures_from == "counted" and end.completion_tokens == 3
+    assert end.finish_reason == "length" and end.counts_from == "counted" and end.completion_tokens == 3
 
 
 def test_llama_server_timings_give_the_decode_rate_and_cache(served: tuple[Recording, str]) -> None:
@@ -127,7 +127,7 @@ def test_llama_server_timings_give_the_decode_rate_and_cache(served: tuple[Recor
     assert info.n_ctx == 8192 and info.chat_template == "server" and "llama-server" in info.tokenizer
     assert engine.render_chat([{"role": "user", "content": "x"}], False) == "x"  # the server's template
     _, end = run(engine)
-    assert end.figures_from == "server timings" and end.decode_tokens_per_s == 41.5
+    assert end.counts_from == "server timings" and end.decode_tokens_per_s == 41.5
     assert end.cached_tokens == 3  # cache_n 25, at most the prompt's 3 tokens
 
 

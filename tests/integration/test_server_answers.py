@@ -104,7 +104,7 @@ def test_cli_answer_through_the_server_cites_the_page_and_is_checked(
     assert data["sentences"] and data["verdict"] in ("answered", "partly")
     metrics = data["metrics"]
     assert isinstance(metrics, dict)
-    assert metrics["figures_from"] == "counted"  # llama-cpp-python streams no usage: chunks counted
+    assert metrics["counts_from"] == "counted"  # llama-cpp-python streams no usage: chunks counted
     assert metrics["ttft_ms"] is not None and metrics["completion_tokens"] > 0
     assert metrics["tokens_per_s"] is not None
 

@@ -79,5 +79,5 @@ class AnswerRun:
             thinking_tokens=end.thinking_tokens,
             tpot_ms=tpot,
             tokens_per_s=1000.0 / tpot if tpot else None,
-            figures_from=end.figures_from,
+            counts_from=end.counts_from,
         )

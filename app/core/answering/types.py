@@ -49,7 +49,7 @@ class AnswerMetrics:
     evidence_ms: float | None = None  # from the question to the sentences Folio located (Located)
     # where the token counts and tok/s come from: "engine" (in process), "server usage",
     # "server timings" or "counted" (a server's streamed chunks)
-    figures_from: str = "engine"
+    counts_from: str = "engine"
 
     def to_json(self) -> dict[str, Any]:
         def rounded(value: float | None) -> float | None:
@@ -68,7 +68,7 @@ class AnswerMetrics:
             "tokens_per_s": rounded(self.tokens_per_s),
             "total_ms": rounded(self.total_ms),
             "evidence_ms": rounded(self.evidence_ms),
-            "figures_from": self.figures_from,
+            "counts_from": self.counts_from,
         }
 
     @classmethod

@@ -51,7 +51,7 @@ class GenerationEnd:
     error: str | None = None
     # where the figures come from: "engine" (this process), "server usage", "server timings" (a
     # server's own counts and decode rate) or "counted" (the streamed chunks, one token each)
-    figures_from: str = "engine"
+    counts_from: str = "engine"
     decode_tokens_per_s: float | None = None  # the server's own decode rate, when it reports one
 
     @property
@@ -289,27 +289,6 @@ class Engine:
         rate = end.prefill_tokens_per_s
         if rate and end.prompt_tokens - end.cached_tokens >= 128:
             self._prefill_rate = rate if self._prefill_rate is None else 0.5 * (self._prefill_rate + rate)
-
-    # the next token's distribution (a constrained first choice) --------------------------------
-
-    def next_token_logprobs(self, tokens: Sequence[int], cancel: CancelToken | None = None) -> Any:
-        """log P of every vocabulary token right after `tokens` (a numpy array), from one forward
-        pass after the cached prefix; nothing sampled. None when cancelled. The caller holds `lock`."""
-        import numpy as np
-
-        llm = self._require_llm()
-        prompt = list(tokens)
-        if not prompt or len(prompt) >= llm.n_ctx():
-            raise ModelError(f"the prompt has {len(prompt)} tokens; the context holds {llm.n_ctx()}")
-        cached = self.cached_prefix(prompt)
-        llm.n_tokens = cached
-        for start in range(cached, len(prompt), self.n_batch):
-            if cancel is not None and cancel.cancelled:
-                return None
-            llm.eval(prompt[start : start + self.n_batch])
-        logits = np.ctypeslib.as_array(llm._ctx.get_logits(), shape=(llm.n_vocab(),)).astype(np.float64)
-        top = float(logits.max())
-        return logits - (top + float(np.log(np.exp(logits - top).sum())))
 
     def text_tokens(self, text: str) -> list[int]:
         """The tokens of plain text as it would follow a prompt (no BOS, markers not parsed)."""

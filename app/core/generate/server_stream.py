@@ -201,6 +201,6 @@ def _end(
         completion_tokens=completion,
         thinking_tokens=thinking if isinstance(thinking, int) else tally.thinking,
         error=error,
-        figures_from=figures,
+        counts_from=figures,
         decode_tokens_per_s=float(rate) if rate is not None else None,
     )
