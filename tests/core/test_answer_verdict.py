@@ -117,3 +117,28 @@ def test_a_year_is_bound_by_the_names_the_answer_gives_and_a_pointer_is_no_claim
     assert pointer.kind == "connective" and pointer.supported is None
     wrong = attribute("The first mill was built by Josiah Penrose in 1790 [1].", passages, question=question)
     assert not wrong.sentences[0].supported
+
+
+def test_a_running_header_glued_to_a_sentence_does_not_make_it_the_subjects() -> None:
+    """Two pages of one manual: the header "第 N 页，共 3 页清岚 S3 空气净化器使用说明书" is glued to the
+    sentence after it. Binding ignores it (the pre-filter's "每 2 周" is not the composite filter's
+    life), and the header still says what the page is about (the product: on the question)."""
+    from app.core.answering.boilerplate import repeated_spans, without_spans
+
+    header = "第 {n} 页，共 3 页清岚 S3 空气净化器使用说明书"
+    passages = [
+        "额定功率：45 瓦。" + header.format(n=1) + "二、主要技术参数净重 6.8 千克。",
+        "配网时长按风速键 5 秒。" + header.format(n=2) + "四、清洁与维护预滤网：每 2 周清理一次。"
+        "复合滤网：正常使用寿命约 3000 小时，一般约 6 个月更换一次。",
+    ]
+    spans = repeated_spans(passages)
+    assert [[passages[n][a:b] for a, b in runs] for n, runs in enumerate(spans)] == [
+        ["。" + header.format(n=1)],
+        ["。" + header.format(n=2)],
+    ]
+    assert without_spans(passages[1], 0, 50, spans[1]).startswith("配网时长按风速键 5 秒 四、清洁")
+    question = "清岚 S3 的复合滤网寿命是多少小时？"
+    wrong = attribute("清岚 S3 的复合滤网寿命是 2 周。[2]", passages, question=question).sentences[0]
+    assert wrong.supported is False and wrong.problem == "wrong_binding"
+    right = attribute("清岚 S3 的复合滤网寿命约 3000 小时。[2]", passages, question=question).sentences[0]
+    assert right.supported and right.on_question and right.problem == ""

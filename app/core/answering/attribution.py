@@ -8,6 +8,7 @@ from dataclasses import dataclass, replace
 import numpy as np
 import numpy.typing as npt
 
+from app.core.answering.boilerplate import repeated_spans, without_spans
 from app.core.answering.checks import Attribution, Kind, SentenceCheck, Source, Span
 from app.core.answering.lexical import is_connective, normalize, specifics, without_lead_in
 from app.core.answering.quantities import clashes, quantities
@@ -77,6 +78,22 @@ class _Passage:
         self.quantities = quantities(normalize(text))
         self.sentences = PassageSentences(
             [span for span, _ in self.pieces], [s.body for s in split], [terms for _, terms in self.pieces]
+        )
+
+    def set_boilerplate(self, repeated: Sequence[Span]) -> None:
+        """Mark the runs that repeat in other passages (a running header): the sentences they are
+        glued to are about their own words only (PassageSentences.context)."""
+        if not repeated:
+            return
+        context = [
+            frozenset(content_terms(normalize(without_spans(self.text, start, end, repeated))))
+            if any(a < end and start < b for a, b in repeated)
+            else terms
+            for (start, end), terms in self.pieces
+        ]
+        header = " ".join(self.text[a:b] for a, b in repeated)
+        self.sentences = replace(
+            self.sentences, context=context, boilerplate=frozenset(content_terms(normalize(header)))
         )
 
 
@@ -221,6 +238,8 @@ def attribute(
     """
     sentences = split_sentences(answer)
     prepared = [_Passage(text) for text in passages]
+    for passage, repeated in zip(prepared, repeated_spans(passages), strict=True):
+        passage.set_boilerplate(repeated)
     weights = Weights.of([p.terms for p in prepared])
     kinds = [_kind_of(sentence) for sentence in sentences]
     factual = [i for i, kind in enumerate(kinds) if kind == "factual"]

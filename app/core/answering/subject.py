@@ -40,6 +40,14 @@ class PassageSentences:
     spans: Sequence[Span]
     texts: Sequence[str]
     terms: Sequence[frozenset[str]]
+    # each sentence's terms without the running header or footer glued to it (boilerplate.py): what
+    # the sentence is about; empty: the terms themselves
+    context: Sequence[frozenset[str]] = ()
+    boilerplate: frozenset[str] = frozenset()  # the terms of those headers and footers
+
+    def context_terms(self, index: int) -> frozenset[str]:
+        """The terms that say what sentence `index` is about (its own, not a page header's)."""
+        return self.context[index] if self.context else self.terms[index]
 
     def number_kinds(self, index: int) -> dict[str, str]:
         """The figures of sentence `index` with what each measures (quantities.number_kinds); the
@@ -67,9 +75,9 @@ class QuestionSubject:
     def in_context(self, passage: PassageSentences, index: int) -> float:
         """Coverage by sentence `index`, plus a share of the sentence before when it opens with an
         anaphor, capped at 1."""
-        own = self.coverage(passage.terms[index])
+        own = self.coverage(passage.context_terms(index))
         if index > 0 and _ANAPHOR.match(passage.texts[index]):
-            own += ANAPHOR_SHARE * self.coverage(passage.terms[index - 1])
+            own += ANAPHOR_SHARE * self.coverage(passage.context_terms(index - 1))
         return min(own, 1.0)
 
 
@@ -94,6 +102,8 @@ def about_question(
     held: set[str] = set()
     for passage, spans in supporting:
         chosen = [i for i, span in enumerate(passage.spans) if any(_overlaps(span, s) for s in spans)]
+        if chosen:  # a page's running header says what the page is about (a manual's product)
+            held |= passage.boilerplate
         for index in chosen:
             held |= passage.terms[index]
             if index > 0:
@@ -138,7 +148,7 @@ def misbound_numbers(
 
     def about(i: int) -> float:
         own = subject.in_context(passage, i)
-        return (own + named.coverage(passage.terms[i])) / 2 if named.total > 0 else own
+        return (own + named.coverage(passage.context_terms(i))) / 2 if named.total > 0 else own
 
     context = {i: about(i) for i in with_numbers}
     kinds = {i: passage.number_kinds(i) for i in with_numbers}
