@@ -1,5 +1,5 @@
-"""llama-cpp-python's OpenAI-compatible server (`python -m llama_cpp.server`), started for a test on
-127.0.0.1 with one thread, and stopped by its own process id."""
+"""llama-cpp-python's OpenAI-compatible server (`python -m llama_cpp.server`), started on 127.0.0.1
+(one thread for the tests; benchmarks/bench_server.py gives it more) and stopped by its own pid."""
 
 from __future__ import annotations
 
@@ -25,8 +25,10 @@ def free_port() -> int:
 class LlamaServer:
     """One server process; `url` is its base URL once `start()` returned."""
 
-    def __init__(self, model: Path, log: Path, n_ctx: int = 2048, api_key: str | None = None) -> None:
-        self.model, self.log, self.n_ctx, self.api_key = model, log, n_ctx, api_key
+    def __init__(
+        self, model: Path, log: Path, n_ctx: int = 2048, api_key: str | None = None, threads: int = 1
+    ) -> None:
+        self.model, self.log, self.n_ctx, self.api_key, self.threads = model, log, n_ctx, api_key, threads
         self.port = free_port()
         self.url = f"http://127.0.0.1:{self.port}"
         self.process: subprocess.Popen[bytes] | None = None
@@ -36,7 +38,8 @@ class LlamaServer:
             sys.executable, "-m", "llama_cpp.server",
             "--model", str(self.model), "--model_alias", MODEL_NAME,
             "--host", "127.0.0.1", "--port", str(self.port),
-            "--n_threads", "1", "--n_threads_batch", "1", "--n_ctx", str(self.n_ctx),
+            "--n_threads", str(self.threads), "--n_threads_batch", str(self.threads),
+            "--n_ctx", str(self.n_ctx),
         ]  # fmt: skip
         if self.api_key:
             command += ["--api_key", self.api_key]

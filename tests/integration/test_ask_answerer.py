@@ -49,6 +49,7 @@ METRIC_KEYS = {
     "tokens_per_s",
     "total_ms",
     "evidence_ms",
+    "counts_from",  # "engine" here; a server's answer says whose counts (server usage / timings / counted)
 }
 
 
@@ -91,6 +92,7 @@ def test_events_come_in_order_and_the_json_contract_holds(answerer: Answerer) ->
     } <= set(data)
     assert {"grounded", "chat_id", "message_id", "complete", "spans"} <= set(data)
     assert set(data["metrics"]) == METRIC_KEYS
+    assert data["metrics"]["counts_from"] == "engine"  # this process counted the tokens
     assert data["model"] == "SmolLM2-135M-Instruct.Q4_1.gguf"
     assert data["grounded"] is True
     assert data["complete"] is (data["finish_reason"] == "stop")
