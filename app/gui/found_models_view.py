@@ -61,8 +61,10 @@ class FoundModelsView(QWidget):
                 self.tr("Thinking"),
             ]
         )
-        self.tree.header().setSectionResizeMode(0, QHeaderView.ResizeMode.Stretch)
-        self.tree.header().setStretchLastSection(False)
+        header = self.tree.header()
+        header.setStretchLastSection(False)
+        header.setSectionResizeMode(QHeaderView.ResizeMode.ResizeToContents)
+        header.setSectionResizeMode(0, QHeaderView.ResizeMode.Stretch)
         self.tree.setMinimumHeight(130)
         self.tree.itemClicked.connect(self._clicked)
         self.status = QLabel()
@@ -137,8 +139,6 @@ class FoundModelsView(QWidget):
         for model in scan.models:
             self.tree.addTopLevelItem(self._item(model))
         self.select_path(self.current_path)
-        for column in range(1, self.tree.columnCount()):
-            self.tree.resizeColumnToContents(column)
         self.again.setEnabled(True)
         self.status.setText(self._summary(scan))
         self.status.setToolTip("\n".join(f"{s.path}: {s.reason}" for s in scan.skipped[:40]))

@@ -2,11 +2,10 @@
 
 from __future__ import annotations
 
-from PySide6.QtCore import Signal
+from PySide6.QtCore import QObject, Signal
 from PySide6.QtWidgets import (
     QCheckBox,
     QComboBox,
-    QFormLayout,
     QHBoxLayout,
     QLabel,
     QLineEdit,
@@ -17,9 +16,10 @@ from PySide6.QtWidgets import (
 from app.gui.tasks import Resource, TaskContext, TaskRunner
 
 
-class ServerBox(QWidget):
-    """Edits where a server is and which of its models answers. "List models" asks the server's
-    /v1/models on the runner's lookup worker; `listed` (names) or `list_failed` (why) follow."""
+class ServerBox(QObject):
+    """Edits where a server is and which of its models answers (its `rows` go into the dialog's
+    form). "List models" asks the server's /v1/models on the runner's lookup worker; `listed`
+    (names) or `list_failed` (why) follow."""
 
     listed = Signal(list)
     list_failed = Signal(str)
@@ -62,13 +62,13 @@ class ServerBox(QWidget):
         row.setContentsMargins(0, 0, 0, 0)
         row.addWidget(self.model, 1)
         row.addWidget(self.list_button)
-        form = QFormLayout(self)
-        form.setContentsMargins(0, 0, 0, 0)
-        form.addRow(self.tr("Server address"), self.url)
-        form.addRow(self.tr("Model"), model_row)
-        form.addRow(self.tr("API key"), self.key)
-        form.addRow("", self.forget_key)
-        form.addRow("", self.status)
+        self.rows: list[tuple[str, QWidget]] = [
+            (self.tr("Server address"), self.url),
+            (self.tr("Model on the server"), model_row),
+            (self.tr("API key"), self.key),
+            ("", self.forget_key),
+            ("", self.status),
+        ]
 
     def base_url(self) -> str:
         return self.url.text().strip()

@@ -62,7 +62,7 @@ class SettingsDialog(QDialog):
         super().__init__(parent)
         self.setWindowTitle(self.tr("Settings"))
         self.setObjectName("settingsDialog")
-        self.setMinimumWidth(620)
+        self.setMinimumWidth(780)
         self.settings = settings
         self.result_settings: Settings | None = None
 
@@ -89,7 +89,7 @@ class SettingsDialog(QDialog):
         self.use_local.setObjectName("useLocalModel")
         self.use_server = QRadioButton(self.tr("A server"))
         self.use_server.setObjectName("useServer")
-        self.server = ServerBox(settings.server_url, settings.server_model, runner)
+        self.server = ServerBox(settings.server_url, settings.server_model, runner, self)
         self.model_info = QLabel(self._describe_model(model_info))
         self.model_info.setObjectName("modelInfo")
         self.model_info.setWordWrap(True)
@@ -162,16 +162,15 @@ class SettingsDialog(QDialog):
         source.addWidget(self.use_local)
         source.addWidget(self.use_server)
         source.addStretch(1)
-        self.local_part = QWidget()
-        local = QFormLayout(self.local_part)
-        local.setContentsMargins(0, 0, 0, 0)
-        local.addRow(self.tr("Chat model"), self.known_models)
-        local.addRow(self.tr("Model file (GGUF)"), self._row(self.model_path, browse_model))
-        local.addRow(self.tr("Found on this computer"), self.found)
-        model_form = QFormLayout()
+        self.local_rows: list[tuple[str, QWidget]] = [
+            (self.tr("Chat model"), self.known_models),
+            (self.tr("Model file (GGUF)"), self._row(self.model_path, browse_model)),
+            (self.tr("Found on this computer"), self.found),
+        ]
+        self.model_form = model_form = QFormLayout()
         model_form.addRow(self.tr("Answers come from"), source_row)
-        model_form.addRow(self.local_part)
-        model_form.addRow(self.server)
+        for label, widget in self.local_rows + self.server.rows:
+            model_form.addRow(label, widget)
         model_form.addRow("", self.model_info)
         model_form.addRow(self.tr("Context size (tokens)"), self.n_ctx)
         model_form.addRow(self.tr("Threads"), self.n_threads)
@@ -261,8 +260,10 @@ class SettingsDialog(QDialog):
 
     def _show_source(self) -> None:
         server = self.use_server.isChecked()
-        self.local_part.setVisible(not server)
-        self.server.setVisible(server)
+        for _label, widget in self.local_rows:
+            self.model_form.setRowVisible(widget, not server)
+        for _label, widget in self.server.rows:
+            self.model_form.setRowVisible(widget, server)
 
     def showEvent(self, event: Any) -> None:
         super().showEvent(event)

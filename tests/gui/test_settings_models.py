@@ -148,9 +148,11 @@ def test_a_server_is_chosen_its_models_listed_on_a_worker_and_its_key_stored_apa
     dialog = SettingsDialog(Settings(), None, runner=runner)
     qtbot.addWidget(dialog)
     dialog.show()
-    assert dialog.use_local.isChecked() and not dialog.server.isVisible() and dialog.local_part.isVisible()
+    assert (
+        dialog.use_local.isChecked() and not dialog.server.url.isVisible() and dialog.model_path.isVisible()
+    )
     qtbot.mouseClick(dialog.use_server, Qt.MouseButton.LeftButton)
-    assert dialog.server.isVisible() and not dialog.local_part.isVisible()
+    assert dialog.server.url.isVisible() and not dialog.model_path.isVisible()
     box = dialog.server
     box.url.setText(keyed_server.url)
     box.key.setText("sk-wrong")
