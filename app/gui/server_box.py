@@ -108,10 +108,12 @@ class ServerBox(QObject):
 
     def _got(self, result: tuple[str, list[str]]) -> None:
         url, names = result
-        if not self._alive or url != self.base_url():  # the address changed meanwhile: a stale list
-            self.list_button.setEnabled(self._alive)
+        if not self._alive:
             return
         self.list_button.setEnabled(True)
+        if url != self.base_url():  # the address changed meanwhile: a stale list
+            self.status.setText(self.tr("The address changed: press List models again."))
+            return
         typed = self.model_name()
         self.model.clear()
         self.model.addItems(names)

@@ -217,3 +217,20 @@ def test_invalid_server_settings_are_shown_and_nothing_is_stored(
     assert dialog.isVisible() and dialog.result_settings is None
     assert message in dialog.error.text()
     assert load_server_key(url) is None
+
+
+def test_a_list_for_an_address_since_changed_is_not_shown(
+    qtbot: QtBot, runner: TaskRunner, keyed_server: LlamaServer
+) -> None:
+    dialog = SettingsDialog(Settings(), None, runner=runner)
+    qtbot.addWidget(dialog)
+    dialog.use_server.setChecked(True)
+    box = dialog.server
+    box.url.setText(keyed_server.url)
+    box.key.setText(KEY)
+    box.model.setCurrentText("typed-by-hand")
+    box.list_models()
+    box.url.setText("http://127.0.0.1:9")  # edited before the reply reaches the GUI thread
+    qtbot.waitUntil(lambda: box.list_button.isEnabled(), timeout=20_000)
+    assert box.status.text() == "The address changed: press List models again."
+    assert box.model_name() == "typed-by-hand" and box.model.count() == 0
