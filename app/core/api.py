@@ -15,6 +15,7 @@ from app.core.generate.catalog import by_file, chat_models, default_model
 from app.core.generate.model import ModelInfo
 from app.core.ingest.readers import SECTION_KINDS
 from app.core.passage import Citation, Hit, SearchResult
+from app.core.server_key import load_server_key, save_server_key
 
 if TYPE_CHECKING:  # loaded at first use (__getattr__ below): numpy, SQLAlchemy, FAISS stay unloaded
     from app.core.answering.checks import SentenceCheck
@@ -30,6 +31,9 @@ if TYPE_CHECKING:  # loaded at first use (__getattr__ below): numpy, SQLAlchemy,
         Retrieved,
     )
     from app.core.embed.engine import is_model_folder
+    from app.core.generate.found_models import ModelFolder, ModelScan, SkippedFile, app_folders, find_models
+    from app.core.generate.model_facts import FoundModel
+    from app.core.generate.remote import list_server_models
     from app.core.ingest.pipeline import FileResult, IngestProgress, IngestReport, ProgressCallback
     from app.core.prompt.citations import marker_numbers
     from app.core.store.conversations import ChatSummary
@@ -62,6 +66,12 @@ _LAZY = {
     "PageLayerInfo": "app.core.store.layers",
     "DocumentInfo": "app.core.store.records",
     "is_model_folder": "app.core.embed.engine",
+    **{
+        name: "app.core.generate.found_models"
+        for name in ("ModelFolder", "ModelScan", "SkippedFile", "app_folders", "find_models")
+    },
+    "FoundModel": "app.core.generate.model_facts",
+    "list_server_models": "app.core.generate.remote",  # imports the llama.cpp engine module
     "reindex_folder": "app.core.store.swap",
     "replace_library": "app.core.store.swap",
 }
@@ -159,6 +169,7 @@ __all__ = [
     "Finished",
     "FolioApi",
     "FolioError",
+    "FoundModel",
     "FoundSentence",
     "Hit",
     "IngestProgress",
@@ -166,7 +177,9 @@ __all__ = [
     "Located",
     "Metrics",
     "ModelError",
+    "ModelFolder",
     "ModelInfo",
+    "ModelScan",
     "PageLayerInfo",
     "ProgressCallback",
     "ReindexAdvice",
@@ -175,17 +188,23 @@ __all__ = [
     "SentenceCheck",
     "Settings",
     "SettingsOwner",
+    "SkippedFile",
     "UsageError",
     "all_patterns",
+    "app_folders",
     "by_file",
     "chat_models",
     "default_model",
+    "find_models",
     "format_names",
     "is_model_folder",
+    "list_server_models",
+    "load_server_key",
     "load_settings",
     "marker_numbers",
     "name_patterns",
     "reindex_folder",
     "replace_library",
+    "save_server_key",
     "save_settings",
 ]

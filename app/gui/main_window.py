@@ -273,7 +273,7 @@ class MainWindow(QMainWindow):
         dialog.open()
 
     def open_settings(self) -> None:
-        dialog = SettingsDialog(self.app.settings, self.app.model_info, self)
+        dialog = SettingsDialog(self.app.settings, self.app.model_info, self, self.app.runner)
         self.settings_dialog = dialog
         dialog.accepted.connect(lambda: self._settings_accepted(dialog))
         dialog.finished.connect(lambda _code: setattr(self, "settings_dialog", None))

@@ -1,4 +1,4 @@
-"""The settings dialog: model, sampling and retrieval values, validated before they are saved."""
+"""The settings dialog: the model (this computer or a server), sampling, retrieval; validated first."""
 
 from __future__ import annotations
 
@@ -17,13 +17,18 @@ from PySide6.QtWidgets import (
     QLabel,
     QLineEdit,
     QPushButton,
+    QRadioButton,
     QSpinBox,
+    QTabWidget,
     QVBoxLayout,
     QWidget,
 )
 
 from app.core import paths
-from app.core.api import Settings, UsageError, chat_models, default_model
+from app.core.api import Settings, UsageError, chat_models, default_model, save_server_key
+from app.gui.found_models_view import FoundModelsView
+from app.gui.server_box import ServerBox
+from app.gui.tasks import TaskRunner
 
 
 def _spin(minimum: int, maximum: int, value: int) -> QSpinBox:
@@ -43,13 +48,21 @@ def _double(minimum: float, maximum: float, value: float, step: float, decimals:
 
 
 class SettingsDialog(QDialog):
-    """Edits a Settings value; `result_settings` holds the validated result after accept()."""
+    """Edits a Settings value; `result_settings` holds the validated result after accept() (and a
+    server's API key, which is no setting, is stored by then). With a `runner`, the models found on
+    this computer and a server's models are looked up on its worker."""
 
-    def __init__(self, settings: Settings, model_info: Any, parent: QWidget | None = None) -> None:
+    def __init__(
+        self,
+        settings: Settings,
+        model_info: Any,
+        parent: QWidget | None = None,
+        runner: TaskRunner | None = None,
+    ) -> None:
         super().__init__(parent)
         self.setWindowTitle(self.tr("Settings"))
         self.setObjectName("settingsDialog")
-        self.setMinimumWidth(620)
+        self.setMinimumWidth(780)
         self.settings = settings
         self.result_settings: Settings | None = None
 
@@ -65,10 +78,18 @@ class SettingsDialog(QDialog):
             if known.role != "default" and (paths.models_dir() / known.file).is_file():
                 label = known.display_name + (self.tr(" — fast") if known.role == "fast" else "")
                 self.known_models.addItem(label, str(paths.models_dir() / known.file))
-        self.known_models.addItem(self.tr("Another GGUF file…"), None)
+        self.known_models.addItem(self.tr("Another GGUF file (found below, or Browse…)"), None)
         chosen = self.known_models.findData(settings.model_path)
         self.known_models.setCurrentIndex(chosen if chosen >= 0 else self.known_models.count() - 1)
         self.known_models.currentIndexChanged.connect(self._pick_known_model)
+        self.found = FoundModelsView(runner, settings.model_path)
+        self.found.model_chosen.connect(self._pick_found_model)
+        self.model_path.textEdited.connect(self.found.select_path)
+        self.use_local = QRadioButton(self.tr("This computer"))
+        self.use_local.setObjectName("useLocalModel")
+        self.use_server = QRadioButton(self.tr("A server"))
+        self.use_server.setObjectName("useServer")
+        self.server = ServerBox(settings.server_url, settings.server_model, runner, self)
         self.model_info = QLabel(self._describe_model(model_info))
         self.model_info.setObjectName("modelInfo")
         self.model_info.setWordWrap(True)
@@ -135,13 +156,26 @@ class SettingsDialog(QDialog):
                 "passage."
             )
         )
-        form.addRow(self.tr("Chat model"), self.known_models)
-        form.addRow(self.tr("Model file (GGUF)"), self._row(self.model_path, browse_model))
-        form.addRow("", self.model_info)
-        form.addRow(self.tr("Context size (tokens)"), self.n_ctx)
-        form.addRow(self.tr("Threads"), self.n_threads)
-        form.addRow(self.tr("Prompt threads"), self.n_threads_batch)
-        form.addRow(self.tr("GPU layers"), self.n_gpu_layers)
+        source_row = QWidget()
+        source = QHBoxLayout(source_row)
+        source.setContentsMargins(0, 0, 0, 0)
+        source.addWidget(self.use_local)
+        source.addWidget(self.use_server)
+        source.addStretch(1)
+        self.local_rows: list[tuple[str, QWidget]] = [
+            (self.tr("Chat model"), self.known_models),
+            (self.tr("Model file (GGUF)"), self._row(self.model_path, browse_model)),
+            (self.tr("Found on this computer"), self.found),
+        ]
+        self.model_form = model_form = QFormLayout()
+        model_form.addRow(self.tr("Answers come from"), source_row)
+        for label, widget in self.local_rows + self.server.rows:
+            model_form.addRow(label, widget)
+        model_form.addRow("", self.model_info)
+        model_form.addRow(self.tr("Context size (tokens)"), self.n_ctx)
+        model_form.addRow(self.tr("Threads"), self.n_threads)
+        model_form.addRow(self.tr("Prompt threads"), self.n_threads_batch)
+        model_form.addRow(self.tr("GPU layers"), self.n_gpu_layers)
         form.addRow(self.tr("Temperature"), self.temperature)
         form.addRow(self.tr("Top-k"), self.top_k)
         form.addRow(self.tr("Top-p"), self.top_p)
@@ -152,15 +186,29 @@ class SettingsDialog(QDialog):
         form.addRow(self.tr("TTFT target"), self.ttft_target)
         form.addRow(self.tr("The model reads"), self.answer_from)
         form.addRow(self.tr("Passages"), self.evidence_selection)
-        form.addRow(self.tr("Embedding model folder"), self._row(self.embed_dir, browse_embed))
+        form.addRow(self.tr("Citations"), self.cite_mode)
+        documents_form = QFormLayout()
+        documents_form.addRow(self.tr("Embedding model folder"), self._row(self.embed_dir, browse_embed))
         note = QLabel(
             self.tr("A new embedding model applies to a new library: documents are indexed with one model.")
         )
         note.setWordWrap(True)
         note.setStyleSheet("color: palette(mid);")
-        form.addRow("", note)
-        form.addRow(self.tr("Citations"), self.cite_mode)
-        form.addRow(self.tr("Scanned PDFs"), self.ocr_enabled)
+        documents_form.addRow("", note)
+        documents_form.addRow(self.tr("Scanned PDFs"), self.ocr_enabled)
+        self.tabs = QTabWidget()
+        self.tabs.setObjectName("settingsTabs")
+        for title, page_form in (
+            (self.tr("Model"), model_form),
+            (self.tr("Answers"), form),
+            (self.tr("Documents"), documents_form),
+        ):
+            page = QWidget()
+            page.setLayout(page_form)
+            self.tabs.addTab(page, title)
+        self.use_server.toggled.connect(self._show_source)
+        (self.use_server if settings.uses_server else self.use_local).setChecked(True)
+        self._show_source()
 
         self.error = QLabel()
         self.error.setObjectName("settingsError")
@@ -173,7 +221,7 @@ class SettingsDialog(QDialog):
         self.buttons.accepted.connect(self.accept)
         self.buttons.rejected.connect(self.reject)
         layout = QVBoxLayout(self)
-        layout.addLayout(form)
+        layout.addWidget(self.tabs)
         layout.addWidget(self.error)
         layout.addWidget(self.buttons)
 
@@ -201,6 +249,31 @@ class SettingsDialog(QDialog):
         path = self.known_models.itemData(index)
         if path is not None:
             self.model_path.setText(str(path))
+            self.found.select_path(str(path))
+
+    def _pick_found_model(self, path: str) -> None:
+        """A found model is used where it is: model_path names its file (nothing is copied)."""
+        self.model_path.setText(path)
+        self.known_models.blockSignals(True)
+        self.known_models.setCurrentIndex(self.known_models.count() - 1)
+        self.known_models.blockSignals(False)
+
+    def _show_source(self) -> None:
+        server = self.use_server.isChecked()
+        for _label, widget in self.local_rows:
+            self.model_form.setRowVisible(widget, not server)
+        for _label, widget in self.server.rows:
+            self.model_form.setRowVisible(widget, server)
+
+    def showEvent(self, event: Any) -> None:
+        super().showEvent(event)
+        if self.found.scan is None and not self.found.searching:  # the first showing: search once
+            self.found.start()
+
+    def done(self, result: int) -> None:
+        self.found.stop()
+        self.server.stop()
+        super().done(result)
 
     def _browse_model(self) -> None:
         path, _ = QFileDialog.getOpenFileName(
@@ -218,7 +291,10 @@ class SettingsDialog(QDialog):
 
     def values(self) -> Settings:
         """The edited settings; raises UsageError naming the first invalid value."""
+        server = self.use_server.isChecked()
         return self.settings.replace(
+            server_url=self.server.base_url() if server else "",
+            server_model=self.server.model_name() if server else self.settings.server_model,
             model_path=self.model_path.text().strip(),
             embed_model_dir=self.embed_dir.text().strip(),
             n_ctx=self.n_ctx.value(),
@@ -242,7 +318,10 @@ class SettingsDialog(QDialog):
     def accept(self) -> None:
         try:
             settings = self.values()
-        except UsageError as exc:
+            key = self.server.key_change()
+            if settings.uses_server and key is not None:  # stored before the model is asked for it
+                save_server_key(settings.server_url, key)
+        except (UsageError, OSError) as exc:
             self.error.setText(self.tr("Not saved: {0}").format(exc))
             self.error.setVisible(True)
             return

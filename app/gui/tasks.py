@@ -42,6 +42,7 @@ class Resource(Enum):
     STORE = "store"  # the library: SQLite store, FAISS index, embedder
     MODEL = "model"  # the Llama object
     CHATS = "chats"  # chat list, open, delete: short SQLite reads/writes never queued behind ingestion
+    LOOKUP = "lookup"  # outside the library: model files found on disk, a server's model list
 
 
 class TaskContext:

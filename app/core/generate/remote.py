@@ -9,7 +9,7 @@ from typing import Any
 
 from app.core import paths
 from app.core.cancel import CancelToken
-from app.core.config import Settings
+from app.core.config import Settings, check_server_url
 from app.core.errors import ServerError
 from app.core.generate.engine import CHATML_STOPS, GenerationEnd, TokenStep
 from app.core.generate.model import ChatRequest, ModelInfo, Sampling
@@ -18,6 +18,7 @@ from app.core.generate.server_stream import request_body, stream_chat
 from app.core.generate.server_tokens import ESTIMATE_MARGIN, LocalTokenizer, ServerTokenizer
 from app.core.generate.template import ChatTemplate
 
+LIST_TIMEOUT_S = 15.0  # a model list is short: a server that sends none in this time is not answering
 # Control-token spellings of the common chat templates: broken up in document text (escape_special)
 # since a server does not list its vocabulary's control tokens.
 CONTROL_TEXTS = (
@@ -135,21 +136,14 @@ class RemoteEngine:
 
     def models(self) -> list[str]:
         """The names of the models the server serves (/v1/models)."""
-        reply = self.conn.get_json("/v1/models")
-        data = reply.get("data") if isinstance(reply, dict) else None
-        if not isinstance(data, list):
-            raise ServerError("protocol", f"the server at {self.base_url} sent no model list")
-        return [str(item.get("id")) for item in data if isinstance(item, dict) and item.get("id")]
+        return [str(item["id"]) for item in model_entries(self.conn)]
 
     def _model_entry(self) -> dict[str, Any]:
-        reply = self.conn.get_json("/v1/models")
-        data = reply.get("data") if isinstance(reply, dict) else None
-        if not isinstance(data, list):
-            raise ServerError("protocol", f"the server at {self.base_url} sent no model list")
-        for item in data:
-            if isinstance(item, dict) and item.get("id") == self.model:
+        entries = model_entries(self.conn)
+        for item in entries:
+            if item.get("id") == self.model:
                 return item
-        offered = ", ".join(str(item.get("id")) for item in data if isinstance(item, dict)) or "none"
+        offered = ", ".join(str(item.get("id")) for item in entries) or "none"
         raise ServerError(
             "model", f"the server at {self.base_url} has no model {self.model!r} (it offers: {offered})"
         )
@@ -273,6 +267,23 @@ class RemoteEngine:
         rate = end.prefill_tokens_per_s
         if rate and end.prompt_tokens - end.cached_tokens >= 128:
             self._prefill_rate = rate if self._prefill_rate is None else 0.5 * (self._prefill_rate + rate)
+
+
+def model_entries(conn: ServerConnection) -> list[dict[str, Any]]:
+    """The entries of the server's /v1/models that name a model (ServerError when it lists none)."""
+    reply = conn.get_json("/v1/models")
+    data = reply.get("data") if isinstance(reply, dict) else None
+    if not isinstance(data, list):
+        raise ServerError("protocol", f"the server at {conn.url} sent no model list")
+    return [item for item in data if isinstance(item, dict) and item.get("id")]
+
+
+def list_server_models(base_url: str, api_key: str | None) -> list[str]:
+    """The names of the models the server at `base_url` serves: UsageError for an address that is
+    not one, ServerError saying why the server did not list them (unreachable, refused key, …)."""
+    check_server_url(base_url)
+    conn = ServerConnection(base_url, api_key, read_timeout_s=LIST_TIMEOUT_S)
+    return [str(item["id"]) for item in model_entries(conn)]
 
 
 def _int(value: Any) -> int | None:
