@@ -217,6 +217,9 @@ def test_settings_choose_the_engine_and_nothing_connects(monkeypatch: pytest.Mon
     assert isinstance(remote, RemoteEngine) and not remote.loaded  # building it opened no socket
     assert remote.matches(Settings(server_url="http://203.0.113.9:8080", server_model="m"))
     assert not remote.matches(Settings(server_url="http://203.0.113.9:8080", server_model="other"))
+    monkeypatch.delenv("FOLIO_API_KEY")
+    save_server_key("http://203.0.113.9:8080/v1", "a-new-key")  # the key changed in Settings
+    assert not remote.matches(Settings(server_url="http://203.0.113.9:8080/v1", server_model="m"))
 
 
 @pytest.mark.parametrize(
@@ -251,4 +254,21 @@ def test_a_server_that_cannot_answer_now_stays_chosen() -> None:
         slot.load()
     assert raised.value.kind == "unreachable"
     assert owner.current == chosen and isinstance(slot.target(), RemoteEngine)  # not rolled back
+    slot.close()
+
+
+def test_a_key_changed_for_the_same_server_connects_again_with_it(monkeypatch: pytest.MonkeyPatch) -> None:
+    monkeypatch.delenv("FOLIO_API_KEY", raising=False)
+    url = f"http://127.0.0.1:{free_port()}"
+    save_server_key(url, "old-key")
+    owner = SettingsOwner(Settings())
+    slot = ModelSlot(owner)
+    chosen = Settings(server_url=url, server_model="m")
+    slot.apply(chosen)
+    first = slot.target()
+    assert isinstance(first, RemoteEngine)
+    assert slot.apply(chosen) is True and slot.target() is first  # nothing changed: the same engine
+    save_server_key(url, "new-key")  # Settings stored a new key; the settings themselves are equal
+    assert slot.apply(chosen) is True
+    assert slot.target() is not first and slot.target().matches(chosen)
     slot.close()

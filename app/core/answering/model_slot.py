@@ -45,7 +45,8 @@ class ModelSlot:
         still applies) and raises its ModelError. Returns whether a model load is pending."""
         settings.validate()
         with self._state:
-            if model_fields_changed(self._settings.current, settings) or self._pending is not None:
+            changed = model_fields_changed(self._settings.current, settings) or self._pending is not None
+            if changed or not self._engine.matches(settings):  # a server's key changed, say
                 try:
                     self._prepare(settings)
                 except ModelError:

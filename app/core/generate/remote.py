@@ -17,6 +17,7 @@ from app.core.generate.server_http import ServerConnection
 from app.core.generate.server_stream import request_body, stream_chat
 from app.core.generate.server_tokens import ESTIMATE_MARGIN, LocalTokenizer, ServerTokenizer
 from app.core.generate.template import ChatTemplate
+from app.core.server_key import key_for
 
 LIST_TIMEOUT_S = 15.0  # a model list is short: a server that sends none in this time is not answering
 # Control-token spellings of the common chat templates: broken up in document text (escape_special)
@@ -48,6 +49,7 @@ class RemoteEngine:
         local_tokenizer: Path | None = None,
     ) -> None:
         self.conn = ServerConnection(base_url, api_key)
+        self._api_key = api_key or None
         self.base_url = self.conn.url
         self.model = model
         self.n_ctx = n_ctx  # the user's value until the server tells its own
@@ -78,11 +80,14 @@ class RemoteEngine:
         return self.model
 
     def matches(self, settings: Settings) -> bool:
+        """True when these settings name this server, model and context, and the key to send is the
+        one this engine sends (a key changed in Settings connects again with the new one)."""
         return (
             settings.uses_server
             and ServerConnection(settings.server_url, None).url == self.base_url
             and settings.server_model == self.model
             and settings.n_ctx == self._user_ctx
+            and (key_for(settings.server_url) or None) == self._api_key
         )
 
     # loading: what the server is -------------------------------------------------------------------
