@@ -238,6 +238,8 @@ class SettingsDialog(QDialog):
         if info is None:
             return self.tr("No model loaded yet.")
         thinking = self.tr("supports thinking") if info.supports_thinking else self.tr("no thinking switch")
+        if info.server and info.chat_template == "chatml":  # the server shows no template to read
+            thinking = self.tr("thinking switch sent to the server (its template is not shown)")
         return self.tr("Loaded: {0} · context {1} tokens (trained {2}) · {3}").format(
             info.name, info.n_ctx, info.n_ctx_train, thinking
         )

@@ -27,6 +27,13 @@ def test_settings_round_trip_through_the_dialog(
     dialog = window.settings_dialog
     assert dialog is not None
     assert "fake.gguf" in dialog.model_info.text() and "supports thinking" in dialog.model_info.text()
+    from dataclasses import replace as with_fields
+
+    assert window.app.model_info is not None
+    unseen = with_fields(window.app.model_info, server="http://127.0.0.1:8080", chat_template="chatml")
+    dialog.set_model_info(unseen)  # a server that shows no chat template: the switch is only sent
+    assert "thinking switch sent to the server" in dialog.model_info.text()
+    dialog.set_model_info(window.app.model_info)
     dialog.temperature.setValue(0.7)
     dialog.top_k.setValue(20)
     dialog.max_tokens.setValue(300)
