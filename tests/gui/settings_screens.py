@@ -1,5 +1,6 @@
 """Take the README screenshots of Settings › Model (a real server's models; the models found on this
-computer) from the real app under Xvfb, with a llama-cpp-python server started on 127.0.0.1.
+computer) and of an answer given through the server, from the real app under Xvfb, with a
+llama-cpp-python server started on 127.0.0.1.
 
 Run: xvfb-run -a -s "-screen 0 1400x900x24" .venv/bin/python -m tests.gui.settings_screens docs
 """
@@ -20,10 +21,18 @@ from PySide6.QtWidgets import QApplication
 
 from app.core import paths
 from app.core.config import Settings
+from app.core.qa import build_services
+from app.gui.answer_state import DONE
 from app.gui.app import create_window, load_stylesheet
 from tests.core.conftest_answer import make_thinking_gguf
-from tests.gui.screenshots import save, wait_for
-from tests.integration.llama_server import MODEL_NAME, LlamaServer
+from tests.gui.screenshots import pause, save, wait_for
+from tests.integration.llama_server import LlamaServer
+
+INVERTER_NOTES = (
+    "Inverter care. Check the inverter display once a month. When the display shows E5, the inverter "
+    "has overheated: switch it off at the isolator and wait 30 minutes before switching it on again. "
+    "If E5 returns, call the installer."
+)
 
 
 def furnish_home(home: Path) -> None:
@@ -61,12 +70,24 @@ def main(out: Path) -> int:
     for name in ("XDG_CONFIG_HOME", "XDG_DATA_HOME", "OLLAMA_MODELS"):
         os.environ.pop(name, None)
     os.environ["FOLIO_CONFIG_DIR"] = str(work / "config")
-    server = LlamaServer(paths.fast_chat_model(), work / "server.log", 2048).start()
+    alias = "qwen2.5-coder-0.5b"
+    server = LlamaServer(
+        paths.default_chat_model(), work / "server.log", 4096, threads=2, alias=alias
+    ).start()
+    library = work / "library"
+    notes = work / "docs" / "inverter-notes.txt"
+    notes.parent.mkdir()
+    notes.write_text(INVERTER_NOTES, encoding="utf-8")
+    prepared = build_services(Settings(), library)
+    try:
+        assert not prepared.ingest([notes]).failed
+    finally:
+        prepared.close()
     try:
         app = QApplication(sys.argv)
         app.setStyleSheet(load_stylesheet())
-        settings = Settings(server_url=server.url, server_model=MODEL_NAME)
-        window = create_window(settings, work / "library", settings_path=work / "settings.json")
+        settings = Settings(server_url=server.url, server_model=alias)
+        window = create_window(settings, library, settings_path=work / "settings.json")
         window.resize(1280, 800)
         window.show()
         window.app.start()
@@ -83,6 +104,11 @@ def main(out: Path) -> int:
         dialog.adjustSize()
         save(dialog, out / "settings-found-models.png")
         dialog.reject()
+        state = window.chat.ask("How long should I wait before switching the inverter on again after E5?")
+        assert state is not None
+        wait_for(lambda: state.phase == DONE and not window.chat.busy, 300_000)
+        pause(500)
+        save(window, out / "answer-server.png")
         window.close()
     finally:
         server.stop()

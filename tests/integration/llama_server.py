@@ -26,9 +26,16 @@ class LlamaServer:
     """One server process; `url` is its base URL once `start()` returned."""
 
     def __init__(
-        self, model: Path, log: Path, n_ctx: int = 2048, api_key: str | None = None, threads: int = 1
+        self,
+        model: Path,
+        log: Path,
+        n_ctx: int = 2048,
+        api_key: str | None = None,
+        threads: int = 1,
+        alias: str = MODEL_NAME,
     ) -> None:
         self.model, self.log, self.n_ctx, self.api_key, self.threads = model, log, n_ctx, api_key, threads
+        self.alias = alias  # the model's name in /v1/models
         self.port = free_port()
         self.url = f"http://127.0.0.1:{self.port}"
         self.process: subprocess.Popen[bytes] | None = None
@@ -36,7 +43,7 @@ class LlamaServer:
     def start(self) -> LlamaServer:
         command = [
             sys.executable, "-m", "llama_cpp.server",
-            "--model", str(self.model), "--model_alias", MODEL_NAME,
+            "--model", str(self.model), "--model_alias", self.alias,
             "--host", "127.0.0.1", "--port", str(self.port),
             "--n_threads", str(self.threads), "--n_threads_batch", str(self.threads),
             "--n_ctx", str(self.n_ctx),
