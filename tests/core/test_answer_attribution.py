@@ -185,7 +185,9 @@ def test_labelled_set_lexical_precision_and_recall() -> None:
     """The figures benchmarks/calibrate_attribution.py fitted (101 labelled sentences, zh + en)."""
     topics, cases = load_cases()
     report = evaluate(topics, cases)
-    assert (report["en"]["precision"], report["en"]["recall"]) == (0.96, 0.774), report
+    # English precision 0.96 -> 1.0 with the negation rule: "A reset deletes all your recordings."
+    # over "A reset does not delete your recordings." is no longer supported (negation.py)
+    assert (report["en"]["precision"], report["en"]["recall"]) == (1.0, 0.774), report
     assert (report["zh"]["precision"], report["zh"]["recall"]) == (0.917, 0.917), report
     assert report["all"]["kind_accuracy"] == 1.0, report
 
@@ -194,7 +196,7 @@ def test_labelled_set_lexical_precision_and_recall() -> None:
 def test_labelled_set_with_the_real_embedder(embedder: Embedder) -> None:
     topics, cases = load_cases()
     report = evaluate(topics, cases, embed=CachedEmbedder(embedder.embed), scales=embedder.scales)
-    assert (report["en"]["precision"], report["en"]["recall"]) == (0.962, 0.806), report
+    assert (report["en"]["precision"], report["en"]["recall"]) == (1.0, 0.806), report
     assert (report["zh"]["precision"], report["zh"]["recall"]) == (0.917, 0.917), report
 
 
@@ -207,10 +209,10 @@ def test_labelled_set_with_the_multilingual_default_on_its_own_scale() -> None:
     topics, cases = load_cases()
     embed = CachedEmbedder(use.embed)
     report = evaluate(topics, cases, embed=embed, scales=use.scales)
-    assert (report["en"]["precision"], report["en"]["recall"]) == (0.962, 0.806), report
+    assert (report["en"]["precision"], report["en"]["recall"]) == (1.0, 0.806), report
     assert (report["zh"]["precision"], report["zh"]["recall"]) == (0.917, 0.917), report
     on_minilm_scale = evaluate(topics, cases, embed=embed, scales=MINILM_SCALES)
-    assert (on_minilm_scale["en"]["precision"], on_minilm_scale["en"]["recall"]) == (0.96, 0.774)
+    assert (on_minilm_scale["en"]["precision"], on_minilm_scale["en"]["recall"]) == (1.0, 0.774)
 
 
 @pytest.mark.slow

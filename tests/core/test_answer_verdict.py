@@ -142,3 +142,22 @@ def test_a_running_header_glued_to_a_sentence_does_not_make_it_the_subjects() ->
     assert wrong.supported is False and wrong.problem == "wrong_binding"
     right = attribute("清岚 S3 的复合滤网寿命约 3000 小时。[2]", passages, question=question).sentences[0]
     assert right.supported and right.on_question and right.problem == ""
+
+
+def test_an_answer_that_states_what_its_passage_denies_is_not_supported() -> None:
+    from app.core.answering.negation import asserts_denied, denied_phrases
+
+    zh = ["复合滤网：正常使用寿命约 3000 小时。复合滤网不可水洗，水洗会破坏其中的静电层和活性炭层。"]
+    flipped = attribute("复合滤网可以水洗。[1]", zh, question="复合滤网可以水洗吗？").sentences[0]
+    assert flipped.supported is False and flipped.problem == "negation" and flipped.wrong_citations == (1,)
+    kept = attribute("复合滤网不可以水洗。[1]", zh, question="复合滤网可以水洗吗？").sentences[0]
+    assert kept.supported and kept.problem == ""
+    en = ["The composite filter must not be washed with water: water destroys its carbon layer."]
+    assert (
+        _verdict("Can I wash it?", "The composite filter can be washed with water. [1]", en) == "not_answered"
+    )
+    assert _verdict("Can I wash it?", "No, it must not be washed with water. [1]", en) == "answered"
+    # what is not a denial: a negation in a condition, a bare "do not <verb>", an answer that denies
+    assert denied_phrases("强烈推荐使用这个文件系统，除非你有特殊的理由不使用。") == []
+    assert not asserts_denied("Wait 20 minutes, then switch it on.", ["Do not switch it on before."])
+    assert not asserts_denied("Do not switch it on yet.", ["Switch it off and wait 20 minutes."])

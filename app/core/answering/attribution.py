@@ -11,6 +11,7 @@ import numpy.typing as npt
 from app.core.answering.boilerplate import repeated_spans, without_spans
 from app.core.answering.checks import Attribution, Kind, SentenceCheck, Source, Span
 from app.core.answering.lexical import is_connective, normalize, specifics, without_lead_in
+from app.core.answering.negation import asserts_denied
 from app.core.answering.quantities import clashes, quantities
 from app.core.answering.refusal import is_refusal
 from app.core.answering.scoring import (
@@ -259,7 +260,7 @@ def attribute(
             continue
         row = None if cosines is None else cosines[factual.index(index)]
         scores = _Scores(sentence.body, prepared, weights, row, calibration, scales, asked)
-        check = _verdict(sentence, scores, threshold, prepared)
+        check = _without_denied(_verdict(sentence, scores, threshold, prepared), prepared)
         checks.append(check if subject is None else _on_subject(check, scores, subject, prepared))
     judged = [check for check in checks if check.supported is not None]
     rate = sum(1 for check in judged if check.supported) / len(judged) if judged else None
@@ -313,6 +314,26 @@ def _verdict(
         "factual",
         wrong,
         evidence,
+    )
+
+
+def _without_denied(check: SentenceCheck, passages: Sequence[_Passage]) -> SentenceCheck:
+    """A supported sentence that states what every supporting span denies ("可以水洗" over "不可水洗")
+    is not supported (problem "negation")."""
+    if not check.supported or not all(
+        asserts_denied(check.text, [passages[n - 1].text[a:b] for a, b in check.evidence.get(n, ())])
+        for n in check.citations
+    ):
+        return check
+    return replace(
+        check,
+        citations=(),
+        source="none",
+        supported=False,
+        support=check.support * (1.0 - CALIBRATION.missing_here),
+        wrong_citations=(*check.wrong_citations, *(check.citations if check.source == "model" else ())),
+        evidence={},
+        problem="negation",
     )
 
 

@@ -27,7 +27,8 @@ class SentenceCheck:
     # Whether a supported sentence is about what was asked (its supporting span covers the question's
     # subject); None without a question, for unsupported and for non-factual sentences.
     on_question: bool | None = None
-    # "wrong_binding": its number is on the page for something else (subject.py); "" otherwise
+    # "wrong_binding": its number is on the page for something else (subject.py); "negation": it states
+    # what its supporting span denies (negation.py); "" otherwise
     problem: str = ""
 
     def to_json(self) -> dict[str, Any]:
