@@ -20,9 +20,10 @@ from tests.gui.fakes import fake_answer
 from tests.gui.heartbeat import Heartbeat
 
 pytestmark = pytest.mark.slow
-# Catches a GUI thread that waits on real work (a model load, an embedding batch: seconds); the
-# stall figures themselves are measured by benchmarks/bench_gui.py, never asserted here.
-GENEROUS_GAP_MS = 2000.0
+# The GUI thread never waits on the work: its 10 ms heartbeat keeps beating while the work runs
+# (a GUI thread blocked for the whole of it would beat about once). The stall figures themselves
+# are measured by benchmarks/bench_gui.py and printed here, never asserted.
+MIN_BEATS = 5
 
 
 def ingest(qtbot: QtBot, window: MainWindow, paths: list[Path]) -> object:
@@ -63,7 +64,7 @@ def test_dropped_pdfs_are_ingested_and_listed(
     assert any(getattr(p, "stage", "") == "parsing" for p in progress)
     assert not window.ingest_panel.isVisible()
     record_gap("ingestion", heartbeat.worst_gap_ms)
-    assert heartbeat.worst_gap_ms < GENEROUS_GAP_MS
+    assert heartbeat.beats >= MIN_BEATS
 
     messages: list[str] = []
     window.ingest.message.connect(messages.append)
@@ -100,7 +101,7 @@ def test_asking_streams_the_answer_with_a_live_readout_and_persists_the_chat(
     assert "TTFT" in view.readout.text() and "prefill" in view.breakdown.text()
     assert state.budget.get("passages_tokens", 0) > 0 and view.budget_link.isVisibleTo(window)
     record_gap("generation", heartbeat.worst_gap_ms)
-    assert heartbeat.worst_gap_ms < GENEROUS_GAP_MS
+    assert heartbeat.beats >= MIN_BEATS
 
     # chats persist: start a new chat, then reopen the old one with its sources and metrics
     chat_id = window.chat.chat_id

@@ -16,9 +16,9 @@ from tests.gui.fakes import FakeAnswerer, fake_factory
 from tests.pdfgen import write_pdf
 from tests.reliability.campaign import record, topic_page
 
-# The runner's join budget is 2.5 s (app/gui/tasks.py); this generous bound catches an unbounded
-# wait on a busy machine without timing the machine. The figures are recorded for the note.
-BOUND_S = 6.0
+# The runner joins each worker within its own budget (app/gui/tasks.py) and lists the ones it left
+# behind as `stuck`: that, not the wall clock, shows that closing never waited on the work. The
+# seconds are recorded for the reliability report (tests/reliability/campaign.py), not asserted.
 
 
 def _close_timed(window: MainWindow) -> float:
@@ -38,7 +38,7 @@ def test_close_during_ingestion(
     qtbot.wait(1500)  # well into reading and embedding
     seconds = _close_timed(window)
     record("shutdown_during_ingestion_s", round(seconds, 2))
-    assert seconds < BOUND_S and window.app.runner.stuck == []
+    assert not window.app.runner.accepting and window.app.runner.stuck == []
 
 
 def test_close_during_generation(qtbot: QtBot, make_window: WindowFactory) -> None:
@@ -49,7 +49,7 @@ def test_close_during_generation(qtbot: QtBot, make_window: WindowFactory) -> No
     qtbot.waitUntil(lambda: answerer.started.is_set(), timeout=10_000)
     seconds = _close_timed(window)
     record("shutdown_during_generation_s", round(seconds, 2))
-    assert seconds < BOUND_S and window.app.runner.stuck == []
+    assert not window.app.runner.accepting and window.app.runner.stuck == []
 
 
 class _SlowLoad(FakeAnswerer):
@@ -69,6 +69,7 @@ def test_close_during_model_loading(qtbot: QtBot, make_window: WindowFactory) ->
     qtbot.waitUntil(answerer.loading.is_set, timeout=30_000)
     seconds = _close_timed(window)
     record("shutdown_during_model_loading_s", round(seconds, 2))
-    assert seconds < BOUND_S
+    # closing did not wait for the 8 s load: its worker is still running, left to the process exit
+    assert not window.app.runner.accepting
     assert window.app.runner.stuck == ["folio-model"], "the load is left to the process exit"
     assert join_stragglers(30)  # this test process goes on: let the load end

@@ -317,14 +317,9 @@ def _verdict(
     )
 
 
-def _without_denied(check: SentenceCheck, passages: Sequence[_Passage]) -> SentenceCheck:
-    """A supported sentence that states what every supporting span denies ("可以水洗" over "不可水洗")
-    is not supported (problem "negation")."""
-    if not check.supported or not all(
-        asserts_denied(check.text, [passages[n - 1].text[a:b] for a, b in check.evidence.get(n, ())])
-        for n in check.citations
-    ):
-        return check
+def _unsupported(check: SentenceCheck, problem: str) -> SentenceCheck:
+    """A supported sentence judged unsupported for `problem`: its citations dropped (the model's own
+    markers counted as wrong), its support discounted as for a passage that lacks a term."""
     return replace(
         check,
         citations=(),
@@ -333,8 +328,19 @@ def _without_denied(check: SentenceCheck, passages: Sequence[_Passage]) -> Sente
         support=check.support * (1.0 - CALIBRATION.missing_here),
         wrong_citations=(*check.wrong_citations, *(check.citations if check.source == "model" else ())),
         evidence={},
-        problem="negation",
+        problem=problem,
     )
+
+
+def _without_denied(check: SentenceCheck, passages: Sequence[_Passage]) -> SentenceCheck:
+    """A supported sentence that states what every supporting span denies ("可以水洗" over "不可水洗")
+    is not supported (problem "negation")."""
+    if not check.supported or not all(
+        asserts_denied(check.text, [passages[n - 1].text[a:b] for a, b in check.evidence.get(n, ())])
+        for n in check.citations
+    ):
+        return check
+    return _unsupported(check, "negation")
 
 
 def _on_subject(
@@ -349,16 +355,7 @@ def _on_subject(
         misbound_numbers(check.text, scores.terms, subject, passages[n - 1].sentences)
         for n in check.citations
     ):
-        return replace(
-            check,
-            citations=(),
-            source="none",
-            supported=False,
-            support=check.support * (1.0 - CALIBRATION.missing_here),
-            wrong_citations=(*check.wrong_citations, *(check.citations if check.source == "model" else ())),
-            evidence={},
-            problem="wrong_binding",
-        )
+        return _unsupported(check, "wrong_binding")
     if not subject.known:
         return replace(check, on_question=True)
     supporting = [(passages[n - 1].sentences, check.evidence.get(n, ())) for n in check.citations]
