@@ -62,6 +62,15 @@ socket.socket.connect = _guarded_connect  # type: ignore[method-assign,assignmen
 socket.socket.connect_ex = _guarded_connect_ex  # type: ignore[method-assign,assignment]
 
 
+@pytest.fixture(scope="session", autouse=True)
+def _session_cache_dir(tmp_path_factory: pytest.TempPathFactory) -> Iterator[None]:
+    """One cache dir for the whole run (the embedder's load cache is made once, not per test), never
+    the user's; the CLI processes the tests start inherit it."""
+    with pytest.MonkeyPatch.context() as patch:
+        patch.setenv("FOLIO_CACHE_DIR", str(tmp_path_factory.mktemp("user-cache")))
+        yield
+
+
 @pytest.fixture(autouse=True)
 def _isolated_user_dirs(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
     """Tests never touch the user's real library or settings."""

