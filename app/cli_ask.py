@@ -12,21 +12,10 @@ from contextlib import contextmanager
 from types import FrameType
 from typing import TYPE_CHECKING, TextIO
 
-from app.core.api import (
-    CITE_MODES,
-    EXIT_FAILED,
-    EXIT_OK,
-    EXIT_USAGE,
-    Answer,
-    AskOptions,
-    CancelToken,
-    Delta,
-    Finished,
-    FolioError,
-    UsageError,
-)
+from app.core.api import CITE_MODES, EXIT_FAILED, EXIT_OK, EXIT_USAGE, CancelToken, FolioError, UsageError
 
-if TYPE_CHECKING:
+if TYPE_CHECKING:  # the answer types load when an answer is asked for, not for `folio search`
+    from app.core.api import Answer
     from app.core.qa import Folio
 
 MARKS = {
@@ -159,6 +148,8 @@ def run_ask(args: argparse.Namespace, folio: Folio, out: TextIO | None = None) -
 
     `out` is where the answer or the JSON document goes (the CLI's real stdout); messages go to stderr.
     """
+    from app.core.api import AskOptions, Delta, Finished
+
     out, err = out or sys.stdout, sys.stderr
     try:
         server = getattr(args, "server", None)

@@ -193,10 +193,15 @@ def table() -> str:
     rows += evidence_rows(load("evidence"))
     cli = load("cli")
     if cli:
-        for command in ("search", "documents", "ask"):
+        for command in ("search", "first search", "documents", "ask"):
             cold = cli["cold_s"].get("this", {}).get(command)
             served = cli["served_s"].get(command)
-            goal = {"search": "≤ 3 s cold, ≤ 0.3 s served"}.get(command, "")
+            if command == "first search" and not cold:
+                continue
+            goal = {
+                "search": "≤ 1.5 s cold (goal 1.0), ≤ 0.3 s served",
+                "first search": "once, before the embedder's load cache exists",
+            }.get(command, "")
             rows.append(
                 (
                     f"`folio {command}` wall time, cold / through `folio serve`",
@@ -216,7 +221,7 @@ def table() -> str:
         )
         for precision, resolved in ingest.get("precisions", {}).items():
             run = ingest[precision]
-            goal = "≥ 2× fp32" if precision != "fp32" else ""
+            goal = "≥ 2× raw fp32" if not precision.endswith("/fp32") else ""
             rows.append(
                 (
                     f"`Folio.ingest` pages/s, embedder {precision} ({resolved}); × raw",

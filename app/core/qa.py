@@ -144,6 +144,7 @@ class Folio:
                     verifier,
                     self.embedder.embed,
                     scales,
+                    self.passages,
                 )
             return self._answerer
 
@@ -225,6 +226,11 @@ class Folio:
         refresh_index(index, self.store)  # another process may have written since
         retriever = Retriever(self.store, index, self.embedder, scripts=self._scripts)
         return retriever.search(query, k or self.settings.passages_k, translated)
+
+    def passages(self, query: str, chunk_ids: Sequence[int]) -> SearchResult:
+        """The named chunks as hits of `query`, in that order (Retriever.passages)."""
+        index = self._ready()
+        return Retriever(self.store, index, self.embedder, scripts=self._scripts).passages(query, chunk_ids)
 
     def documents(self) -> list[DocumentInfo]:
         return self.store.documents()

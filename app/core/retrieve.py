@@ -4,6 +4,7 @@ weights, then one hit per place (overlapping chunks of a page collapse into the 
 from __future__ import annotations
 
 import time
+from collections.abc import Sequence
 from concurrent.futures import Future, ThreadPoolExecutor
 from dataclasses import dataclass
 
@@ -219,25 +220,20 @@ class Retriever:
         if not fused:  # no leg with a vote found anything: the dense ranking is better than none
             fused = reciprocal_rank_fusion([[cid for cid, _ in self.index.search(query_vector, pool)]])
         ranked = sorted(fused.items(), key=lambda item: (-item[1], item[0]))  # scores kept for the hits
-        hits: list[Hit] = []
-        for row, score in self._distinct_places(ranked, k):
-            vector = np.frombuffer(row.embedding, dtype=np.float32)
-            hits.append(
-                Hit(
-                    chunk_id=row.chunk_id,
-                    document_id=row.document_id,
-                    document=row.document,
-                    path=row.path,
-                    page=row.page_start,
-                    page_end=row.page_end,
-                    char_start=row.char_start,
-                    char_end=row.char_end,
-                    text=row.text,
-                    score=score,
-                    similarity=float(np.dot(vector, query_vector)),
-                    section=row.section,
-                )
-            )
+        hits = [_hit(row, score, query_vector) for row, score in self._distinct_places(ranked, k)]
+        return SearchResult(query, hits, (time.perf_counter() - started) * 1000)
+
+    def passages(self, query: str, chunk_ids: Sequence[int]) -> SearchResult:
+        """The named chunks as hits of `query` (their cosine to it; no rank score), in the order
+        given; a chunk no longer in the library is left out. A chat's next question keeps its
+        previous passages this way (answering/carry.py)."""
+        started = time.perf_counter()
+        normalized = normalize_text(query)
+        if not normalized:
+            raise UsageError("the question is empty")
+        query_vector = self.embedder.embed_query([normalized])[0]
+        rows = self.store.chunks(list(chunk_ids))
+        hits = [_hit(rows[cid], 0.0, query_vector) for cid in chunk_ids if cid in rows]
         return SearchResult(query, hits, (time.perf_counter() - started) * 1000)
 
     def _distinct_places(self, ranked: list[tuple[int, float]], k: int) -> list[tuple[ChunkRow, float]]:
@@ -258,3 +254,22 @@ class Retriever:
                 if len(chosen) == k:
                     break
         return chosen
+
+
+def _hit(row: ChunkRow, score: float, query_vector: np.ndarray) -> Hit:
+    """A stored chunk as a search hit: its place, text, rank score and cosine to the query."""
+    vector = np.frombuffer(row.embedding, dtype=np.float32)
+    return Hit(
+        chunk_id=row.chunk_id,
+        document_id=row.document_id,
+        document=row.document,
+        path=row.path,
+        page=row.page_start,
+        page_end=row.page_end,
+        char_start=row.char_start,
+        char_end=row.char_end,
+        text=row.text,
+        score=score,
+        similarity=float(np.dot(vector, query_vector)),
+        section=row.section,
+    )

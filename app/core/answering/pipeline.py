@@ -6,6 +6,7 @@ import logging
 import time
 from collections.abc import Callable, Iterator
 
+from app.core.answering.carry import Lookup
 from app.core.answering.checking import Verifier, lexical_verifier
 from app.core.answering.decode import decode
 from app.core.answering.finish import build_answer, check, gated_budget, persist
@@ -41,6 +42,7 @@ class Answerer:
         verifier: Verifier = lexical_verifier,
         embed: Embed | None = None,
         scales: CosineScales | None = None,
+        passages: Lookup | None = None,
     ) -> None:
         self._owner = settings
         self.conversations = conversations
@@ -49,6 +51,7 @@ class Answerer:
         self._verifier = verifier
         self._embed = embed  # scores passage sentences for evidence selection (words alone without)
         self._scales = scales  # how the embedder's cosines read (the gate: keywords alone without)
+        self._passages = passages  # a chat keeps its previous passages through it (carry.py)
 
     @property
     def settings(self) -> Settings:
@@ -119,9 +122,10 @@ class Answerer:
                 turns,
                 ask.settings.grounding_threshold,
                 self._scales,
+                self._passages,
             )
             run.hits, run.retrieval_ms, run.gate = found.hits, found.retrieval_ms, found.gate
-            run.follow_up = found.follow_up
+            run.follow_up, run.carried = found.follow_up, found.carried
         except Exception as exc:
             run.mark("retrieve", started)
             yield Retrieved([], 0.0)

@@ -34,6 +34,7 @@ class AnswerRun:
         self.end: GenerationEnd | None = None
         self.grounded = True
         self.follow_up = False  # the question depends on the chat (stages.Retrieval.follow_up)
+        self.carried = False  # the previous answer's passages were kept (stages.Retrieval.carried)
         self.not_covered = False  # the gate found the documents do not cover the question
         self.located: list[FoundSentence] = []  # the sentences Folio found before the model ran
         self.evidence_ms: float | None = None

@@ -6,6 +6,7 @@ import time
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass, replace
 
+from app.core.answering.carry import Lookup, carried_hits
 from app.core.answering.excerpts import select_excerpts
 from app.core.answering.focus import found_figures, found_passages, hinted_question
 from app.core.answering.gate import GateScore, gate_score
@@ -35,6 +36,7 @@ class Retrieval:
     retrieval_ms: float
     gate: GateScore
     follow_up: bool = False  # the question alone did not cover its subject: it depends on the chat
+    carried: bool = False  # the previous answer's passages, kept (carry.py)
 
     def passes(self, threshold: float) -> bool:
         """True when the model should be asked: passages found and the best covers the question."""
@@ -42,6 +44,27 @@ class Retrieval:
 
 
 def retrieve(
+    search: Search,
+    question: str,
+    k: int,
+    turns: Sequence[Turn],
+    threshold: float,
+    scales: CosineScales | None,
+    lookup: Lookup | None = None,
+) -> Retrieval:
+    """The question's passages and how well they cover it (`found`, below); in a chat, the previous
+    answer's passages instead while its best passage is one of them (carry.py: the prompt then
+    reuses the previous one, which the model has evaluated; `lookup` fetches them)."""
+    retrieval = found_passages_for(search, question, k, turns, threshold, scales)
+    if lookup is None or not retrieval.passes(threshold):
+        return retrieval
+    kept = carried_hits(question, retrieval.hits, turns, lookup)
+    if kept is None:
+        return retrieval
+    return replace(retrieval, hits=kept, carried=True)
+
+
+def found_passages_for(
     search: Search,
     question: str,
     k: int,
