@@ -45,11 +45,19 @@ def test_a_question_in_another_language_than_the_chat_asks_for_its_own() -> None
 def test_a_question_that_names_little_goes_on_from_the_chat() -> None:
     from app.core.answering.history import names_little
 
-    for question in ("Why?", "And why did they rise?", "What about the S5?", "那后面的词呢？"):
+    for question in (
+        "Why?",
+        "And why did they rise?",
+        "What about the S5?",
+        "那后面的词呢？",
+        "如果这样做了还是不行呢？",
+        "它的保修期是多久？",
+    ):
         assert names_little(question), question
     for question in (
         "Why is the first token slower than the following ones?",
         "What does error code E7 mean on the Aurelia KX-40?",
         "为什么第一个词的生成比后面的词慢？",
+        "清岚 S3 的复合滤网大约能用多少小时？",
     ):
         assert not names_little(question), question

@@ -18,8 +18,10 @@ _GOES_ON = re.compile(
     r"|^\W*(?:那|那么|还有|另外|而|但|所以|为什么呢|它|它们|其|这个|那个)",
     re.IGNORECASE,
 )
-# ...and so does one that names at most this many content words (Latin questions).
+# ...and so does one that names at most this many content words (Latin questions),
 FEW_TERMS = 2
+# ...or (Chinese) one that points back at what was said: "如果这样做了还是不行呢？", "它多重？".
+_REFERS_BACK = re.compile(r"这样|这么做|这个|那个|这些|那些|它|上述|上面说|刚才|以上|这一步|这种|那种|此时")
 
 # What stands for an earlier answer that is not trusted, when its question is shown.
 WITHHELD = ""
@@ -36,11 +38,12 @@ _LANGUAGE_NOTE = {
 
 def names_little(question: str) -> bool:
     """Whether a question names little of its subject and so goes on from the chat: it opens with
-    a connective or a pronoun, or (in Latin script) holds at most FEW_TERMS content words."""
+    a connective or a pronoun, or holds at most FEW_TERMS content words (Latin script) or a word
+    that points back (Chinese)."""
     if _GOES_ON.match(question):
         return True
     if has_cjk(question):
-        return False
+        return bool(_REFERS_BACK.search(question))
     return len([t for t in question_terms(question) if not is_number(t)]) <= FEW_TERMS
 
 
