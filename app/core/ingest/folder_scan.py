@@ -15,6 +15,7 @@ from pathlib import Path
 
 from app.core.ingest.pipeline import sha256_of
 from app.core.ingest.readers import file_kind
+from app.core.store.folders import FolderInfo
 from app.core.store.records import DocumentInfo
 
 # A file modified up to this long before its document was stored is hashed again: file systems
@@ -78,6 +79,34 @@ class FolderScan:
             "documents": self.documents,
             "files": self.files,
         }
+
+
+@dataclass(frozen=True)
+class FolderState:
+    """A watched folder as the library panel and `folio folders` show it."""
+
+    path: str
+    offline: bool
+    reason: str  # why it is offline, else ""
+    documents: int  # documents of the library under it
+
+    def to_json(self) -> dict[str, object]:
+        return {
+            "path": self.path,
+            "offline": self.offline,
+            "reason": self.reason,
+            "documents": self.documents,
+        }
+
+
+def folder_states(folders: Sequence[FolderInfo], documents: Sequence[DocumentInfo]) -> list[FolderState]:
+    """Whether each watched folder is reachable, and how many documents it holds (cheap: no walk)."""
+    states = []
+    for folder in folders:
+        count = sum(1 for d in documents if is_under(d.path, folder.path))
+        reason = _offline_reason(Path(folder.path), count > 0)
+        states.append(FolderState(folder.path, bool(reason), reason, count))
+    return states
 
 
 @dataclass
@@ -216,7 +245,7 @@ def _match_moves(
 
 
 def _readable(path: Path, unreadable: list[Unreadable]) -> str | None:
-    """"" when the file opens for reading (its ingestion hashes it), else None with the reason."""
+    """ "" when the file opens for reading (its ingestion hashes it), else None with the reason."""
     try:
         with path.open("rb"):
             return ""

@@ -3,7 +3,7 @@
 from __future__ import annotations
 
 from dataclasses import dataclass
-from datetime import datetime
+from datetime import UTC, datetime
 from pathlib import Path
 
 from sqlalchemy import DateTime, Integer, Text, delete, select
@@ -49,7 +49,7 @@ class WatchedFolders:
     def list(self) -> list[FolderInfo]:
         with self.sessions() as session:
             rows = session.scalars(select(WatchedFolder).order_by(WatchedFolder.path)).all()
-            return [FolderInfo(row.id, row.path, row.added_at) for row in rows]
+            return [_info(row) for row in rows]
 
     def add(self, path: str) -> FolderInfo:
         """Watch `path` (an absolute folder path); watching it again returns the existing entry.
@@ -57,13 +57,13 @@ class WatchedFolders:
         with self.write_lock, self.sessions.begin() as session:
             for row in session.scalars(select(WatchedFolder)).all():
                 if row.path == path:
-                    return FolderInfo(row.id, row.path, row.added_at)
+                    return _info(row)
                 if _inside(path, row.path) or _inside(row.path, path):
                     raise UsageError(f"{path} overlaps the watched folder {row.path}")
             folder = WatchedFolder(path=path, added_at=utcnow())
             session.add(folder)
             session.flush()
-            return FolderInfo(folder.id, folder.path, folder.added_at)
+            return _info(folder)
 
     def remove(self, path: str) -> bool:
         """Stop watching `path` (its documents stay in the library); False if it was not watched."""
@@ -89,6 +89,11 @@ class WatchedFolders:
                     {**c, "path": new_path, "document": doc.name} if c.get("path") == old_path else c
                     for c in cited
                 ]
+
+
+def _info(row: WatchedFolder) -> FolderInfo:
+    added = row.added_at if row.added_at.tzinfo is not None else row.added_at.replace(tzinfo=UTC)
+    return FolderInfo(row.id, row.path, added)  # SQLite gives the stored UTC time back without its zone
 
 
 def _inside(path: str, folder: str) -> bool:
