@@ -34,7 +34,7 @@ if TYPE_CHECKING:  # loaded at first use (__getattr__ below): numpy, SQLAlchemy,
     from app.core.generate.found_models import ModelFolder, ModelScan, SkippedFile, app_folders, find_models
     from app.core.generate.model_facts import FoundModel
     from app.core.generate.remote import list_server_models
-    from app.core.ingest.folder_scan import FolderScan, FolderState, folder_states
+    from app.core.ingest.folder_scan import FolderScan, FolderState, folder_states, offline_reason, recount
     from app.core.ingest.pipeline import FileResult, IngestProgress, IngestReport, ProgressCallback
     from app.core.prompt.citations import marker_numbers
     from app.core.store.conversations import ChatSummary
@@ -63,7 +63,10 @@ _LAZY = {
         name: "app.core.ingest.pipeline"
         for name in ("FileResult", "IngestProgress", "IngestReport", "ProgressCallback")
     },
-    **{name: "app.core.ingest.folder_scan" for name in ("FolderScan", "FolderState", "folder_states")},
+    **{
+        name: "app.core.ingest.folder_scan"
+        for name in ("FolderScan", "FolderState", "folder_states", "offline_reason", "recount")
+    },
     "FolderInfo": "app.core.store.folders",
     "marker_numbers": "app.core.prompt.citations",
     "ChatSummary": "app.core.store.conversations",
@@ -219,6 +222,8 @@ __all__ = [
     "load_settings",
     "marker_numbers",
     "name_patterns",
+    "offline_reason",
+    "recount",
     "reindex_folder",
     "replace_library",
     "save_server_key",

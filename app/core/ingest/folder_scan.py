@@ -6,6 +6,7 @@ it may be a moved document: a new path with the size of a document whose file is
 
 from __future__ import annotations
 
+import dataclasses
 import os
 import stat
 from collections.abc import Sequence
@@ -104,9 +105,17 @@ def folder_states(folders: Sequence[FolderInfo], documents: Sequence[DocumentInf
     states = []
     for folder in folders:
         count = sum(1 for d in documents if is_under(d.path, folder.path))
-        reason = _offline_reason(Path(folder.path), count > 0)
+        reason = offline_reason(Path(folder.path), count > 0)
         states.append(FolderState(folder.path, bool(reason), reason, count))
     return states
+
+
+def recount(states: Sequence[FolderState], documents: Sequence[DocumentInfo]) -> list[FolderState]:
+    """The states with their document counts taken again from `documents` (no disk access)."""
+    return [
+        dataclasses.replace(state, documents=sum(1 for d in documents if is_under(d.path, state.path)))
+        for state in states
+    ]
 
 
 @dataclass
@@ -126,7 +135,7 @@ def scan_folder(folder: Path, documents: Sequence[DocumentInfo]) -> FolderScan:
     file vanished elsewhere and reappears here, same bytes, is a move)."""
     name = str(folder)
     under = [d for d in documents if is_under(d.path, name)]
-    offline = _offline_reason(folder, bool(under))
+    offline = offline_reason(folder, bool(under))
     if offline:
         return FolderScan(name, True, offline, documents=len(under))
     walk = _walk(folder)
@@ -160,7 +169,9 @@ def scan_folder(folder: Path, documents: Sequence[DocumentInfo]) -> FolderScan:
     )
 
 
-def _offline_reason(folder: Path, has_documents: bool) -> str:
+def offline_reason(folder: Path, has_documents: bool) -> str:
+    """Why the folder is offline (missing, unreadable, or empty though it held documents: an
+    unmounted mount point), or "" when it is reachable."""
     try:
         if not folder.is_dir():
             return "the folder is missing (a removed drive or an unmounted share?)"
