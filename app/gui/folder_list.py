@@ -41,7 +41,8 @@ class FolderList(QWidget):
         self.list = QListWidget(self)
         self.list.setObjectName("watchedFolders")
         self.list.setAlternatingRowColors(True)
-        self.list.setMaximumHeight(self.list.sizeHintForRow(0) * ROWS_SHOWN + 40)
+        row = self.list.fontMetrics().height() + 4
+        self.list.setMaximumHeight(row * ROWS_SHOWN + 2 * self.list.frameWidth() + 4)
         self.empty = QLabel(
             self.tr("None yet: add a folder, or drop one here, and its new and changed files are added."),
             self,

@@ -206,16 +206,18 @@ class FolderWatcher(QObject):
     def _deleted(self, documents: list[DocumentInfo]) -> None:
         policy = self.app.settings.folder_deletions
         gone = [d for d in documents if d.id not in self._kept]
-        if policy == "never" or not gone:
-            return
-        if policy == "always":
+        if policy == "never":  # kept, and not asked about
+            gone = []
+        elif policy == "always":
             for document in gone:
                 self.app.remove_document(document.id)
-            return
-        fresh = [d for d in gone if d.id not in self.pending]
-        self.pending.update({d.id: d for d in gone})
-        if fresh:
-            self.deletions_pending.emit(list(self.pending.values()))
+            gone = []
+        # every folder was scanned: a file that came back (or whose folder went offline) is no
+        # longer asked about
+        pending = {d.id: d for d in gone}
+        if pending.keys() != self.pending.keys():
+            self.pending = pending
+            self.deletions_pending.emit(list(pending.values()))
 
     def _watch(self, wanted: set[str]) -> None:
         current = set(self.watcher.directories())

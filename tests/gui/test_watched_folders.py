@@ -104,3 +104,29 @@ def test_always_removes_the_documents_of_deleted_files_without_asking(
     (folder / "comet.txt").unlink()
     qtbot.waitUntil(lambda: _documents(window) == ["atlas.txt"], timeout=WAIT_MS)
     assert not window.deletion_notice.isVisible()
+
+
+def test_a_deleted_file_that_comes_back_is_no_longer_asked_about_and_keep_keeps(
+    qtbot: QtBot, make_window: WindowFactory, real_factory: ServicesFactory, tmp_path: Path
+) -> None:
+    folder = tmp_path / "watched"
+    atlas = _write(folder / "atlas.txt", "Atlas")
+    _write(folder / "comet.txt", "Comet")
+    window = make_window(real_factory)
+    window.folders.watch([folder])
+    qtbot.waitUntil(lambda: _documents(window) == ["atlas.txt", "comet.txt"], timeout=WAIT_MS)
+    saved = atlas.read_bytes()
+    atlas.unlink()
+    qtbot.waitUntil(lambda: window.deletion_notice.isVisible(), timeout=WAIT_MS)
+    atlas.write_bytes(saved)  # restored from the bin
+    qtbot.waitUntil(lambda: not window.deletion_notice.isVisible(), timeout=WAIT_MS)
+    assert window.folders.pending == {}
+
+    (folder / "comet.txt").unlink()
+    qtbot.waitUntil(lambda: window.deletion_notice.isVisible(), timeout=WAIT_MS)
+    window.deletion_notice.keep_button.click()
+    assert not window.deletion_notice.isVisible()
+    _write(folder / "dune.txt", "Dune")  # the next scan does not ask again about the kept one
+    qtbot.waitUntil(lambda: "dune.txt" in _documents(window), timeout=WAIT_MS)
+    assert _documents(window) == ["atlas.txt", "comet.txt", "dune.txt"]
+    assert not window.deletion_notice.isVisible()
