@@ -43,6 +43,7 @@ class FolderWatcher(QObject):
         self._scanning = False
         self._again = False  # events arrived during a scan: scan once more after it
         self._polling = False
+        self._refused: set[str] = set()  # folders the system would not watch (said once)
         self.watcher = QFileSystemWatcher(self)
         self.watcher.directoryChanged.connect(self._changed)
         self.watcher.fileChanged.connect(self._changed)
@@ -224,7 +225,16 @@ class FolderWatcher(QObject):
         if current - wanted:
             self.watcher.removePaths(sorted(current - wanted))
         if wanted - current:
-            self.watcher.addPaths(sorted(wanted - current))
+            refused = set(self.watcher.addPaths(sorted(wanted - current))) - self._refused
+            self._refused |= refused
+            if refused:  # the system's limit of watches (inotify: max_user_watches) reached
+                text = self.tr(
+                    "%n folder(s) cannot be watched (a system limit); their changes are seen at the "
+                    "next start or the next change elsewhere in the folder",
+                    "",
+                    len(refused),
+                )
+                self.message.emit(text)
 
 
 def _paths_to_watch(scans: list[FolderScan]) -> set[str]:

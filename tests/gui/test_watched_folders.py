@@ -105,6 +105,11 @@ def test_always_removes_the_documents_of_deleted_files_without_asking(
     qtbot.waitUntil(lambda: _documents(window) == ["atlas.txt"], timeout=WAIT_MS)
     assert not window.deletion_notice.isVisible()
 
+    window.folder_list.list.item(0).setSelected(True)
+    window.folder_list.remove_button.click()  # stop watching: the folder goes, its documents stay
+    qtbot.waitUntil(lambda: _folder_rows(window) == [], timeout=WAIT_MS)
+    assert window.folder_list.empty.isVisible() and _documents(window) == ["atlas.txt"]
+
 
 def test_a_deleted_file_that_comes_back_is_no_longer_asked_about_and_keep_keeps(
     qtbot: QtBot, make_window: WindowFactory, real_factory: ServicesFactory, tmp_path: Path
