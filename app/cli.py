@@ -12,6 +12,7 @@ from collections.abc import Callable, Iterator
 from pathlib import Path
 from typing import TYPE_CHECKING, Any, TextIO
 
+from app.cli_folders import folder_commands
 from app.core import paths
 from app.core.api import EXIT_FAILED, EXIT_OK, EXIT_USAGE, Cancelled, FolioError, UsageError
 
@@ -84,8 +85,10 @@ def build_parser() -> argparse.ArgumentParser:
     )
 
     from app.cli_ask import add_ask_parser
+    from app.cli_folders import add_folder_parsers
 
     add_ask_parser(sub, parents=common)
+    add_folder_parsers(sub, parents=common)
 
     serve = sub.add_parser(
         "serve",
@@ -262,6 +265,7 @@ COMMANDS: dict[str, Callable[[argparse.Namespace, Folio, TextIO], int]] = {
     "reindex-library": cmd_reindex_library,
     "ask": cmd_ask,
 }
+COMMANDS.update(folder_commands(_progress_printer))
 
 
 def _reason(exc: BaseException) -> str:

@@ -34,9 +34,11 @@ if TYPE_CHECKING:  # loaded at first use (__getattr__ below): numpy, SQLAlchemy,
     from app.core.generate.found_models import ModelFolder, ModelScan, SkippedFile, app_folders, find_models
     from app.core.generate.model_facts import FoundModel
     from app.core.generate.remote import list_server_models
+    from app.core.ingest.folder_scan import FolderScan, FolderState, folder_states, offline_reason, recount
     from app.core.ingest.pipeline import FileResult, IngestProgress, IngestReport, ProgressCallback
     from app.core.prompt.citations import marker_numbers
     from app.core.store.conversations import ChatSummary
+    from app.core.store.folders import FolderInfo
     from app.core.store.layers import PageLayerInfo
     from app.core.store.records import DocumentInfo
     from app.core.store.swap import reindex_folder, replace_library
@@ -61,6 +63,11 @@ _LAZY = {
         name: "app.core.ingest.pipeline"
         for name in ("FileResult", "IngestProgress", "IngestReport", "ProgressCallback")
     },
+    **{
+        name: "app.core.ingest.folder_scan"
+        for name in ("FolderScan", "FolderState", "folder_states", "offline_reason", "recount")
+    },
+    "FolderInfo": "app.core.store.folders",
     "marker_numbers": "app.core.prompt.citations",
     "ChatSummary": "app.core.store.conversations",
     "PageLayerInfo": "app.core.store.layers",
@@ -145,6 +152,14 @@ class FolioApi(Protocol):
 
     def remove(self, document: str | int) -> DocumentInfo: ...
 
+    def watched_folders(self) -> list[FolderInfo]: ...
+
+    def watch_folder(self, folder: Path) -> FolderInfo: ...
+
+    def unwatch_folder(self, folder: str) -> bool: ...
+
+    def scan_folder(self, folder: str) -> FolderScan: ...
+
     def close(self) -> None: ...
 
 
@@ -167,6 +182,9 @@ __all__ = [
     "DocumentInfo",
     "FileResult",
     "Finished",
+    "FolderInfo",
+    "FolderScan",
+    "FolderState",
     "FolioApi",
     "FolioError",
     "FoundModel",
@@ -196,6 +214,7 @@ __all__ = [
     "chat_models",
     "default_model",
     "find_models",
+    "folder_states",
     "format_names",
     "is_model_folder",
     "list_server_models",
@@ -203,6 +222,8 @@ __all__ = [
     "load_settings",
     "marker_numbers",
     "name_patterns",
+    "offline_reason",
+    "recount",
     "reindex_folder",
     "replace_library",
     "save_server_key",

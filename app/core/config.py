@@ -21,6 +21,7 @@ CITE_MODES = ("free", "constrained")
 EMBED_PRECISIONS = ("auto", "fp32", "bf16")  # the embedder's arithmetic (embed/precision.py)
 ANSWER_FROM = ("passages", "found", "hinted")  # what the prompt shows (answering/focus.py)
 FIGURES_FROM = ("anywhere", "found")  # which numbers the answer may write (answering/focus.py)
+FOLDER_DELETIONS = ("ask", "always", "never")  # a file deleted from a watched folder: remove its document?
 
 
 @dataclass(frozen=True)
@@ -80,6 +81,9 @@ class Settings:
     # model. The server's API key is never a setting: app/core/server_key.py keeps it.
     server_url: str = ""
     server_model: str = ""
+    # A file deleted from a watched folder: "ask" (the window asks, without stopping anything;
+    # `folio sync` removes only with --delete), "always" remove its document, "never" (keep it)
+    folder_deletions: str = "ask"
 
     @property
     def uses_server(self) -> bool:
@@ -130,6 +134,10 @@ class Settings:
             (
                 self.embed_precision in EMBED_PRECISIONS,
                 f"embedding precision must be one of {', '.join(EMBED_PRECISIONS)}",
+            ),
+            (
+                self.folder_deletions in FOLDER_DELETIONS,
+                f"folder deletions must be one of {', '.join(FOLDER_DELETIONS)}",
             ),
             (32 <= self.chunk_tokens <= 512, "chunk size must be between 32 and 512 tokens"),
             (

@@ -22,10 +22,12 @@ from app.core.index.consistency import VerifyReport, verify_library
 from app.core.index.scripts import ScriptPartition
 from app.core.index.sync import apply_change, open_vector_index, refresh_index
 from app.core.index.vector_index import INDEX_FILE, VectorIndex
+from app.core.ingest.folder_scan import FolderScan, scan_folder
 from app.core.ingest.pipeline import Ingester, IngestReport, ProgressCallback
 from app.core.passage import SearchResult
 from app.core.retrieve import Retriever
 from app.core.store.conversations import ChatSummary, ConversationStore
+from app.core.store.folders import FolderInfo
 from app.core.store.layers import PageLayerInfo
 from app.core.store.library import LibraryStore
 from app.core.store.records import DocumentInfo
@@ -247,6 +249,32 @@ class Folio:
             info.id, on_commit=lambda change: apply_change(index, self.store, change, self.index_path)
         )
         return info
+
+    # -- watched folders ------------------------------------------------------------------------
+
+    def watched_folders(self) -> list[FolderInfo]:
+        """The folders kept in step with the library (stored in it: they survive restarts)."""
+        return self.store.folders.list()
+
+    def watch_folder(self, folder: Path) -> FolderInfo:
+        """Watch a folder (its files are then ingested by `scan_folder` + `ingest`)."""
+        path = folder.expanduser().resolve()
+        if not path.is_dir():
+            raise UsageError(f"{folder} is not a folder")
+        return self.store.folders.add(str(path))
+
+    def unwatch_folder(self, folder: str) -> bool:
+        """Stop watching a folder; its documents stay in the library."""
+        return self.store.folders.remove(folder)
+
+    def scan_folder(self, folder: str) -> FolderScan:
+        """What changed in a watched folder; a moved file (same bytes) gets its new path at once,
+        keeping its document. New and changed files are left to `ingest`, deleted ones to
+        `remove` (the caller asks the user first, or not, by `Settings.folder_deletions`)."""
+        scan = scan_folder(Path(folder), self.store.documents())
+        for move in scan.moved:
+            self.store.folders.move_document(move.document_id, move.new_path)
+        return scan
 
     def verify(self, repair: bool = False) -> VerifyReport:
         """Check store ↔ index ↔ keyword tables; with `repair`, rebuild what disagrees."""

@@ -25,6 +25,8 @@ from app.gui.app_controller import AppController
 from app.gui.budget_dialog import BudgetDialog
 from app.gui.chat_controller import ChatController
 from app.gui.chat_list import ChatList
+from app.gui.folder_list import DeletionNotice, FolderList
+from app.gui.folder_watcher import FolderWatcher
 from app.gui.ingest_controller import IngestController
 from app.gui.ingest_panel import IngestPanel
 from app.gui.library_panel import LibraryPanel
@@ -61,6 +63,7 @@ class MainWindow(QMainWindow):
         self.ingest = IngestController(app, self)
         self.chat = ChatController(app, self)
         self.reindexer = ReindexController(app, self)
+        self.folders = FolderWatcher(app, self.ingest, self)
         self.viewer: PdfViewer | None = None
         self.settings_dialog: SettingsDialog | None = None
         self.setWindowTitle(self.tr("Folio"))
@@ -72,6 +75,10 @@ class MainWindow(QMainWindow):
         self.ingest_panel = IngestPanel(self.ingest, self)
         library_tab = QWidget(self)
         library_layout = QVBoxLayout(library_tab)
+        self.folder_list = FolderList(self.folders, self)
+        self.deletion_notice = DeletionNotice(self.folders, self)
+        library_layout.addWidget(self.folder_list)
+        library_layout.addWidget(self.deletion_notice)
         library_layout.addWidget(self.library, 1)
         library_layout.addWidget(self.ingest_panel)
         self.chats = ChatList(self)
@@ -141,6 +148,7 @@ class MainWindow(QMainWindow):
         app.model_loaded.connect(self._model_loaded)
         app.model_failed.connect(lambda _message: self._update_send())
         self.ingest.message.connect(self._flash)
+        self.folders.message.connect(self._flash)
         app.library_replaced.connect(
             lambda kept: self._flash(
                 self.tr("The library was re-indexed; the old one is kept in {0}").format(kept)
@@ -194,8 +202,10 @@ class MainWindow(QMainWindow):
             self.add_paths([Path(p) for p in paths])
 
     def add_paths(self, paths: list[Path]) -> None:
+        """Ingest files and folders; a folder is watched from then on."""
         self.tabs.setCurrentIndex(0)
         self.ingest.add(paths)
+        self.folders.watch(paths)
 
     def confirm_remove(self, document_id: int) -> None:
         names = {d.id: d.name for d in self.library.model.documents}

@@ -129,6 +129,14 @@ class SettingsDialog(QDialog):
         self.ocr_enabled.setToolTip(
             self.tr("PDF pages without a text layer are recognised on this computer; a few seconds a page.")
         )
+        self.folder_deletions = QComboBox()
+        self.folder_deletions.setObjectName("folderDeletions")
+        self.folder_deletions.addItem(self.tr("Ask before removing its document"), "ask")
+        self.folder_deletions.addItem(self.tr("Remove its document"), "always")
+        self.folder_deletions.addItem(self.tr("Keep its document"), "never")
+        self.folder_deletions.setCurrentIndex(
+            max(0, self.folder_deletions.findData(settings.folder_deletions))
+        )
 
         self.answer_from = QComboBox()
         self.answer_from.setObjectName("answerFrom")
@@ -196,6 +204,7 @@ class SettingsDialog(QDialog):
         note.setStyleSheet("color: palette(mid);")
         documents_form.addRow("", note)
         documents_form.addRow(self.tr("Scanned PDFs"), self.ocr_enabled)
+        documents_form.addRow(self.tr("A file deleted from a watched folder"), self.folder_deletions)
         self.tabs = QTabWidget()
         self.tabs.setObjectName("settingsTabs")
         for title, page_form in (
@@ -315,6 +324,7 @@ class SettingsDialog(QDialog):
             evidence_selection=self.evidence_selection.isChecked(),
             answer_from=str(self.answer_from.currentData()),
             cite_mode=str(self.cite_mode.currentData()),
+            folder_deletions=str(self.folder_deletions.currentData()),
         )
 
     def accept(self) -> None:

@@ -25,10 +25,12 @@ from app.core.config import Settings, SettingsOwner
 from app.core.embed.reindex import ReindexAdvice
 from app.core.errors import ModelError
 from app.core.generate.model import ModelInfo, Sampling
+from app.core.ingest.folder_scan import FolderScan
 from app.core.ingest.pipeline import FileResult, IngestProgress, IngestReport, ProgressCallback
 from app.core.passage import Citation, Hit
 from app.core.prompt.budget import Budget
 from app.core.store.conversations import ChatSummary
+from app.core.store.folders import FolderInfo
 from app.core.store.layers import PageLayerInfo
 from app.core.store.records import DocumentInfo
 
@@ -224,6 +226,18 @@ class FakeFolio:
         self.removed.append(document)
         now = datetime.now(UTC)
         return DocumentInfo(0, str(document), str(document), "pdf", 1, 1, 1, "ready", "", now, now)
+
+    def watched_folders(self) -> list[FolderInfo]:
+        return []  # the fake library watches no folder
+
+    def watch_folder(self, folder: Path) -> FolderInfo:
+        return FolderInfo(1, str(folder), datetime.now(UTC))
+
+    def unwatch_folder(self, folder: str) -> bool:
+        return False
+
+    def scan_folder(self, folder: str) -> FolderScan:
+        return FolderScan(folder)
 
     def close(self) -> None:
         self.closed = True

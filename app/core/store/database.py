@@ -13,6 +13,7 @@ from sqlalchemy.orm import Session, sessionmaker
 
 from app.core.errors import LibraryError
 from app.core.store import chats as _chats  # noqa: F401  (registers the chat tables)
+from app.core.store import folders as _folders  # noqa: F401  (registers the watched folders)
 from app.core.store import models as _models  # noqa: F401  (registers the library tables)
 from app.core.store.base import Base
 

@@ -16,6 +16,7 @@ from app.core.keywords import KEYWORDS_VERSION
 from app.core.store.base import utcnow
 from app.core.store.database import open_engine, session_factory
 from app.core.store.file_lock import InterProcessLock
+from app.core.store.folders import WatchedFolders
 from app.core.store.keyword_tables import (
     KEYWORD_TABLES,
     delete_keyword_rows,
@@ -68,6 +69,7 @@ class LibraryStore:
         remove_leftover_staging(library_dir)
         self.sessions: sessionmaker[Session] = session_factory(self.engine)
         self.write_lock = InterProcessLock(library_dir / WRITER_LOCK_FILE)
+        self.folders = WatchedFolders(self.sessions, self.write_lock)
         self._refresh_keyword_tables()
 
     def close(self) -> None:
