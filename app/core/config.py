@@ -21,6 +21,7 @@ CITE_MODES = ("free", "constrained")
 EMBED_PRECISIONS = ("auto", "fp32", "bf16")  # the embedder's arithmetic (embed/precision.py)
 ANSWER_FROM = ("passages", "found", "hinted")  # what the prompt shows (answering/focus.py)
 FIGURES_FROM = ("anywhere", "found")  # which numbers the answer may write (answering/focus.py)
+KV_CACHE_TYPES = ("f16", "q8_0")  # the local model's KV cache elements (generate/kv_cache.py)
 
 
 @dataclass(frozen=True)
@@ -80,6 +81,9 @@ class Settings:
     # model. The server's API key is never a setting: app/core/server_key.py keeps it.
     server_url: str = ""
     server_model: str = ""
+    # The local model's KV cache elements: "f16" (llama.cpp's default) or "q8_0" (about half the
+    # memory; needs flash attention). The eval's figures are in README "The KV cache".
+    kv_cache_type: str = "f16"
 
     @property
     def uses_server(self) -> bool:
@@ -130,6 +134,10 @@ class Settings:
             (
                 self.embed_precision in EMBED_PRECISIONS,
                 f"embedding precision must be one of {', '.join(EMBED_PRECISIONS)}",
+            ),
+            (
+                self.kv_cache_type in KV_CACHE_TYPES,
+                f"KV cache type must be one of {', '.join(KV_CACHE_TYPES)}",
             ),
             (32 <= self.chunk_tokens <= 512, "chunk size must be between 32 and 512 tokens"),
             (
@@ -194,6 +202,7 @@ MODEL_FIELDS = (
     "n_gpu_layers",
     "server_url",
     "server_model",
+    "kv_cache_type",
 )
 
 
