@@ -17,8 +17,9 @@ LABELS = {
 # what the eval measured with the default model (README "The KV cache"); shown on the q8_0 item
 Q8_0_MEASURED = QT_TRANSLATE_NOOP(
     "KvCacheChoice",
-    "Keys and values stored in 8 bits (with flash attention). Measured on the sample of make eval "
-    "with the default model: see README, The KV cache.",
+    "Keys and values in 8 bits, with flash attention: about half the memory (the default model at "
+    "4,096 tokens: 25.5 MiB instead of 48 MiB). On a 43-question sample of the eval it answered one "
+    "question fewer right (16 against 17) and was not faster (README, The KV cache).",
 )
 
 
