@@ -10,9 +10,10 @@ from pathlib import Path
 import pytest
 
 from app.core import paths
+from app.core.answering.run import AnswerRun
 from app.core.config import Settings, load_settings, model_fields_changed, save_settings
 from app.core.errors import UsageError
-from app.core.generate.engine import Engine
+from app.core.generate.engine import Engine, GenerationEnd
 from app.core.generate.gguf_header import GgufHeader, read_gguf_header
 from app.core.generate.kv_cache import (
     KvCacheUse,
@@ -22,6 +23,7 @@ from app.core.generate.kv_cache import (
     llama_kv_options,
     llama_kv_types,
 )
+from app.core.generate.model import ModelInfo, Sampling
 
 # llama.cpp's own line at context creation (src/llama-kv-cache.cpp)
 KV_LOG = re.compile(
@@ -169,3 +171,41 @@ def test_the_engine_loads_q8_0_and_says_so(chat_model_path: Path) -> None:
         assert engine.matches(same) and not engine.matches(same.replace(kv_cache_type="f16"))
     finally:
         engine.close()
+
+
+def ended(counts_from: str = "engine", first_at: float | None = 1.0) -> GenerationEnd:
+    return GenerationEnd("stop", [], 300, 200, 50.0, first_at, 2.0, 10, 0, counts_from=counts_from)
+
+
+@pytest.mark.parametrize(
+    ("server", "end", "expected"),
+    [
+        ("", ended(), KvCacheUse("q8_0", "q8_0", 26_738_688, 4096, 200, 100)),
+        ("", ended(first_at=None), KvCacheUse("q8_0", "q8_0", 26_738_688, 4096, None, None)),
+        ("http://s:8080", ended("server timings"), KvCacheUse(None, None, None, None, 200, 100)),
+        ("http://s:8080", ended("server usage"), KvCacheUse(None, None, None, None, None, None)),
+    ],
+)
+def test_an_answer_states_what_its_engine_knows(
+    server: str, end: GenerationEnd, expected: KvCacheUse
+) -> None:
+    """This computer's engine knows its cache; a server only what it reported (llama-server's cache_n)."""
+    local = not server
+    info = ModelInfo(
+        "m.gguf",
+        "/m.gguf",
+        4096,
+        8192,
+        False,
+        "",
+        "gguf",
+        2,
+        server=server,
+        kv_cache_type="q8_0" if local else None,
+        kv_cache_bytes=26_738_688 if local else None,
+        kv_cache_types=("f16", "q8_0") if local else (),
+    )
+    run = AnswerRun("q", Sampling(), "/m.gguf")
+    assert run.kv_cache() is None  # the model was not called
+    run.info, run.end = info, end
+    assert run.kv_cache() == expected
