@@ -62,6 +62,15 @@ def main(out: Path) -> int:
         settings.adjustSize()
         pause(300)
         save(settings, out / "settings-kv-cache.png")
+        settings.kv_cache.showPopup()  # the list is a window of its own: grab the screen
+        pause(500)
+        frame = settings.frameGeometry()
+        screen = QApplication.primaryScreen()
+        screen.grabWindow(0, frame.x(), frame.y(), frame.width(), frame.height()).save(
+            str(out / "settings-kv-cache-list.png")
+        )
+        print("wrote", out / "settings-kv-cache-list.png")
+        settings.kv_cache.hidePopup()
         settings.reject()
         window.close()
     finally:
