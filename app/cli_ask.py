@@ -12,7 +12,16 @@ from contextlib import contextmanager
 from types import FrameType
 from typing import TYPE_CHECKING, TextIO
 
-from app.core.api import CITE_MODES, EXIT_FAILED, EXIT_OK, EXIT_USAGE, CancelToken, FolioError, UsageError
+from app.core.api import (
+    CITE_MODES,
+    EXIT_FAILED,
+    EXIT_OK,
+    EXIT_USAGE,
+    KV_CACHE_TYPES,
+    CancelToken,
+    FolioError,
+    UsageError,
+)
 
 if TYPE_CHECKING:  # the answer types load when an answer is asked for, not for `folio search`
     from app.core.api import Answer
@@ -61,6 +70,11 @@ def add_ask_parser(
         "its API key comes from FOLIO_API_KEY or the key saved in Settings",
     )
     parser.add_argument("--ctx", type=int, metavar="N", help="context size in tokens")
+    parser.add_argument(
+        "--kv-cache",
+        choices=KV_CACHE_TYPES,
+        help="the local model's KV cache elements: f16, or q8_0 (about half the memory; README)",
+    )
     parser.add_argument("--chat", type=int, metavar="ID", help="continue this chat (follow-up question)")
     parser.add_argument(
         "--cite-mode",
@@ -153,7 +167,8 @@ def run_ask(args: argparse.Namespace, folio: Folio, out: TextIO | None = None) -
     out, err = out or sys.stdout, sys.stderr
     try:
         server = getattr(args, "server", None)
-        if args.model is not None or args.ctx is not None or server is not None:
+        kv_cache = getattr(args, "kv_cache", None)
+        if args.model is not None or args.ctx is not None or server is not None or kv_cache is not None:
             changes: dict[str, object] = {}
             if server is not None:
                 if not args.model:
@@ -163,6 +178,8 @@ def run_ask(args: argparse.Namespace, folio: Folio, out: TextIO | None = None) -
                 changes.update(model_path=args.model, server_url="", server_model="")
             if args.ctx is not None:
                 changes["n_ctx"] = args.ctx
+            if kv_cache is not None:
+                changes["kv_cache_type"] = kv_cache
             folio.apply_settings(folio.settings.replace(**changes))
         options = AskOptions(
             thinking=bool(args.thinking),

@@ -10,7 +10,7 @@ Prints one line per question and Markdown tables; writes benchmarks/results/eval
 
 Usage: .venv/bin/python benchmarks/eval_answers.py [--model GGUF] [--embedder DIR] [--lang zh|en]
        [--limit N] [--ids en-01,zh-03] [--retrieval-only] [--max-tokens 256] [--threads N]
-       [--ttft-target S] [--evidence on|off] [--save-baseline]
+       [--ttft-target S] [--evidence on|off] [--kv-cache f16|q8_0] [--save-baseline]
 """
 
 from __future__ import annotations
@@ -33,7 +33,7 @@ os.environ.setdefault("TRANSFORMERS_OFFLINE", "1")
 REPO = Path(__file__).resolve().parents[1]
 sys.path.insert(0, str(REPO))
 
-from app.core.config import ANSWER_FROM, EMBED_PRECISIONS, FIGURES_FROM, Settings  # noqa: E402
+from app.core.config import ANSWER_FROM, EMBED_PRECISIONS, FIGURES_FROM, KV_CACHE_TYPES, Settings  # noqa: E402
 from app.core.qa import Folio, build_services  # noqa: E402
 from benchmarks.evaluation import report, scoring  # noqa: E402
 from benchmarks.evaluation.chats import summarize_chats  # noqa: E402
@@ -94,6 +94,12 @@ def parse_args(argv: Sequence[str] | None = None) -> argparse.Namespace:
         default="auto",
         help="the embedder's arithmetic (default auto: bf16 on native hardware, else fp32)",
     )
+    parser.add_argument(
+        "--kv-cache",
+        choices=KV_CACHE_TYPES,
+        default=Settings().kv_cache_type,
+        help="the model's KV cache elements (default: the app's; q8_0 runs with flash attention)",
+    )
     return parser.parse_args(argv)
 
 
@@ -126,6 +132,7 @@ def eval_settings(args: argparse.Namespace) -> Settings:
         evidence_selection=args.evidence == "on",
         answer_from=args.answer_from,
         figures_from=args.figures_from,
+        kv_cache_type=args.kv_cache,
     )
 
 
@@ -251,6 +258,8 @@ def main(argv: Sequence[str] | None = None) -> int:
         variant += f"-from-{settings.answer_from}"
     if settings.figures_from != Settings().figures_from:
         variant += f"-figures-{settings.figures_from}"
+    if settings.kv_cache_type != Settings().kv_cache_type:
+        variant += f"-kv-{settings.kv_cache_type}"
     name = f"eval-{model.stem}{variant}.json"
     if args.retrieval_only:
         name = f"eval-retrieval-{embedder.name}.json"

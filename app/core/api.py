@@ -7,11 +7,20 @@ from pathlib import Path
 from typing import TYPE_CHECKING, Any, Protocol
 
 from app.core.cancel import CancelToken
-from app.core.config import CITE_MODES, MODEL_FIELDS, Settings, SettingsOwner, load_settings, save_settings
+from app.core.config import (
+    CITE_MODES,
+    KV_CACHE_TYPES,
+    MODEL_FIELDS,
+    Settings,
+    SettingsOwner,
+    load_settings,
+    save_settings,
+)
 from app.core.embed.reindex import ReindexAdvice
 from app.core.errors import EXIT_FAILED, EXIT_OK, EXIT_USAGE, Cancelled, FolioError, ModelError, UsageError
 from app.core.formats import FORMATS, all_patterns, format_names, name_patterns
 from app.core.generate.catalog import by_file, chat_models, default_model
+from app.core.generate.kv_cache import format_bytes
 from app.core.generate.model import ModelInfo
 from app.core.ingest.readers import SECTION_KINDS
 from app.core.passage import Citation, Hit, SearchResult
@@ -169,6 +178,7 @@ __all__ = [
     "EXIT_OK",
     "EXIT_USAGE",
     "FORMATS",
+    "KV_CACHE_TYPES",
     "MODEL_FIELDS",
     "SECTION_KINDS",
     "Answer",
@@ -215,6 +225,7 @@ __all__ = [
     "default_model",
     "find_models",
     "folder_states",
+    "format_bytes",
     "format_names",
     "is_model_folder",
     "list_server_models",

@@ -22,6 +22,7 @@ EMBED_PRECISIONS = ("auto", "fp32", "bf16")  # the embedder's arithmetic (embed/
 ANSWER_FROM = ("passages", "found", "hinted")  # what the prompt shows (answering/focus.py)
 FIGURES_FROM = ("anywhere", "found")  # which numbers the answer may write (answering/focus.py)
 FOLDER_DELETIONS = ("ask", "always", "never")  # a file deleted from a watched folder: remove its document?
+KV_CACHE_TYPES = ("f16", "q8_0")  # the local model's KV cache elements (generate/kv_cache.py)
 
 
 @dataclass(frozen=True)
@@ -84,6 +85,9 @@ class Settings:
     # A file deleted from a watched folder: "ask" (the window asks, without stopping anything;
     # `folio sync` removes only with --delete), "always" remove its document, "never" (keep it)
     folder_deletions: str = "ask"
+    # The local model's KV cache elements: "f16" (llama.cpp's default) or "q8_0" (about half the
+    # memory; needs flash attention). The eval's figures are in README "The KV cache".
+    kv_cache_type: str = "f16"
 
     @property
     def uses_server(self) -> bool:
@@ -138,6 +142,10 @@ class Settings:
             (
                 self.folder_deletions in FOLDER_DELETIONS,
                 f"folder deletions must be one of {', '.join(FOLDER_DELETIONS)}",
+            ),
+            (
+                self.kv_cache_type in KV_CACHE_TYPES,
+                f"KV cache type must be one of {', '.join(KV_CACHE_TYPES)}",
             ),
             (32 <= self.chunk_tokens <= 512, "chunk size must be between 32 and 512 tokens"),
             (
@@ -202,6 +210,7 @@ MODEL_FIELDS = (
     "n_gpu_layers",
     "server_url",
     "server_model",
+    "kv_cache_type",
 )
 
 

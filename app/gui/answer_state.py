@@ -156,7 +156,12 @@ class AnswerState(QObject):
     def budget(self) -> dict[str, Any]:
         """The token budget as the budget dialog lists it ({} when none was made)."""
         final = self.final
-        return final.budget.to_json() if final is not None and final.budget is not None else {}
+        if final is None or final.budget is None:
+            return {}
+        budget = final.budget.to_json()
+        if final.kv_cache is not None:
+            budget["kv_cache"] = final.kv_cache.to_json()
+        return budget
 
     @property
     def metrics(self) -> dict[str, Any]:

@@ -15,6 +15,7 @@ from PySide6.QtWidgets import (
     QWidget,
 )
 
+from app.core.api import format_bytes
 from app.gui.i18n import QT_TRANSLATE_NOOP
 
 ROWS = (
@@ -63,9 +64,41 @@ def budget_rows(budget: dict[str, Any]) -> list[tuple[str, str]]:
         )
     if budget.get("history_turns_dropped"):
         rows.append((_tr("History turns dropped"), str(budget["history_turns_dropped"])))
-    if budget.get("cached_prompt_tokens"):
+    kv_cache = budget.get("kv_cache")
+    if kv_cache:
+        rows.extend(kv_cache_rows(kv_cache))
+    elif budget.get("cached_prompt_tokens"):
         rows.append((_tr("Prompt tokens reused from cache"), str(budget["cached_prompt_tokens"])))
     return rows
+
+
+def kv_cache_rows(kv_cache: dict[str, Any]) -> list[tuple[str, str]]:
+    """The KV cache behind the answer: its size for the context, its type, the prompt tokens it
+    already held and those evaluated; "not known" where the engine (a server) does not say."""
+    unknown = _tr("not known")
+    size, n_ctx = kv_cache.get("bytes"), kv_cache.get("n_ctx")
+    if size is None:
+        size_text = unknown
+    elif n_ctx is None:
+        size_text = format_bytes(size)
+    else:
+        size_text = _tr("{0} for {1} tokens").format(format_bytes(size), n_ctx)
+    type_k, type_v = kv_cache.get("type_k"), kv_cache.get("type_v")
+    if type_k is None and type_v is None:
+        type_text = unknown
+    else:
+        type_text = _tr("keys {0} · values {1}").format(type_k or unknown, type_v or unknown)
+
+    def count(key: str) -> str:
+        value = kv_cache.get(key)
+        return unknown if value is None else str(value)
+
+    return [
+        (_tr("KV cache size"), size_text),
+        (_tr("KV cache type"), type_text),
+        (_tr("Prompt tokens reused from the KV cache"), count("reused_tokens")),
+        (_tr("Prompt tokens evaluated"), count("evaluated_tokens")),
+    ]
 
 
 class BudgetDialog(QDialog):

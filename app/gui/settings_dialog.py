@@ -27,6 +27,7 @@ from PySide6.QtWidgets import (
 from app.core import paths
 from app.core.api import Settings, UsageError, chat_models, default_model, save_server_key
 from app.gui.found_models_view import FoundModelsView
+from app.gui.kv_cache_choice import KvCacheChoice
 from app.gui.server_box import ServerBox
 from app.gui.tasks import TaskRunner
 
@@ -102,6 +103,7 @@ class SettingsDialog(QDialog):
         self.n_threads_batch.setSpecialValueText(self.tr("automatic"))
         self.n_gpu_layers = _spin(-1, 1000, settings.n_gpu_layers)
         self.n_gpu_layers.setSpecialValueText(self.tr("all"))
+        self.kv_cache = KvCacheChoice(settings.kv_cache_type, model_info)
         self.temperature = _double(0.0, 5.0, settings.temperature, 0.05)
         self.top_k = _spin(0, 1000, settings.top_k)
         self.top_p = _double(0.0, 1.0, settings.top_p, 0.01)
@@ -184,6 +186,7 @@ class SettingsDialog(QDialog):
         model_form.addRow(self.tr("Threads"), self.n_threads)
         model_form.addRow(self.tr("Prompt threads"), self.n_threads_batch)
         model_form.addRow(self.tr("GPU layers"), self.n_gpu_layers)
+        model_form.addRow(self.tr("KV cache"), self.kv_cache)
         form.addRow(self.tr("Temperature"), self.temperature)
         form.addRow(self.tr("Top-k"), self.top_k)
         form.addRow(self.tr("Top-p"), self.top_p)
@@ -255,6 +258,7 @@ class SettingsDialog(QDialog):
 
     def set_model_info(self, info: Any) -> None:
         self.model_info.setText(self._describe_model(info))
+        self.kv_cache.set_model_info(info)
 
     def _pick_known_model(self, index: int) -> None:
         path = self.known_models.itemData(index)
@@ -312,6 +316,7 @@ class SettingsDialog(QDialog):
             n_threads=self.n_threads.value(),
             n_threads_batch=self.n_threads_batch.value(),
             n_gpu_layers=self.n_gpu_layers.value(),
+            kv_cache_type=self.kv_cache.value(),
             temperature=round(self.temperature.value(), 4),
             top_k=self.top_k.value(),
             top_p=round(self.top_p.value(), 4),

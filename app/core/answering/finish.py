@@ -108,6 +108,7 @@ def build_answer(
         support_rate=attribution.support_rate if attribution is not None else None,
         gate_score=round(run.gate.score, 4) if run.gate is not None else None,
         verdict=answer_verdict(attribution, run.not_covered, reason),
+        kv_cache=run.kv_cache(),
         located=list(run.located),
         wrong_citations=(
             [n for n in attribution.wrong_citations if n not in checked.invalid] if attribution else []

@@ -182,7 +182,7 @@ class Answerer:
         """Load the model (a pending one first), then fit the prompt (spans load, assemble)."""
         if not self.slot.is_current(engine):
             self.slot.load()
-        info = engine.load()
+        info = run.info = engine.load()
         started = run.mark("load", started)
         prompt = prepare_prompt(
             ask,

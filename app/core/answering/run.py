@@ -10,7 +10,8 @@ from app.core.answering.gate import GateScore
 from app.core.answering.locate import FoundSentence
 from app.core.answering.types import AnswerMetrics, Metrics
 from app.core.generate.engine import GenerationEnd
-from app.core.generate.model import Sampling
+from app.core.generate.kv_cache import KvCacheUse
+from app.core.generate.model import ModelInfo, Sampling
 from app.core.passage import Hit
 from app.core.prompt.budget import Budget
 
@@ -32,6 +33,7 @@ class AnswerRun:
         self.answer: list[str] = []
         self.thinking: list[str] = []
         self.end: GenerationEnd | None = None
+        self.info: ModelInfo | None = None  # the model that answered (None: the model was not called)
         self.grounded = True
         self.follow_up = False  # the question depends on the chat (stages.Retrieval.follow_up)
         self.carried = False  # the previous answer's passages were kept (stages.Retrieval.carried)
@@ -51,6 +53,25 @@ class AnswerRun:
         if first_at is not None and count > 1 and now > first_at:
             rate = (count - 1) / (now - first_at)
         return Metrics(count, thinking, ttft, rate, (now - self.submitted) * 1000.0)
+
+    def kv_cache(self) -> KvCacheUse | None:
+        """The KV cache behind the answer: what the engine knows (a server: only what it reported)."""
+        info, end = self.info, self.end
+        if info is None:
+            return None
+        local = not info.server
+        reused = evaluated = None
+        told = local or (end is not None and end.counts_from == "server timings")  # llama-server's cache_n
+        if end is not None and end.first_token_at is not None and told:
+            reused, evaluated = end.cached_tokens, end.prompt_tokens - end.cached_tokens
+        return KvCacheUse(
+            type_k=info.kv_cache_type,
+            type_v=info.kv_cache_type,
+            bytes=info.kv_cache_bytes,
+            n_ctx=info.n_ctx if local else None,
+            reused_tokens=reused,
+            evaluated_tokens=evaluated,
+        )
 
     def metrics(self) -> AnswerMetrics:
         end = self.end

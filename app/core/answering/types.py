@@ -7,6 +7,7 @@ from typing import Any
 
 from app.core.answering.checks import Attribution, SentenceCheck
 from app.core.answering.locate import FoundSentence
+from app.core.generate.kv_cache import KvCacheUse
 from app.core.generate.model import Sampling
 from app.core.passage import Citation, Hit
 from app.core.prompt.budget import Budget
@@ -106,6 +107,7 @@ class Answer:
     # answered | partly | not_answered | not_in_documents (answering/verdict.py); None: nothing to judge
     verdict: str | None = None
     located: list[FoundSentence] = field(default_factory=list)  # the sentences shown before the answer
+    kv_cache: KvCacheUse | None = None  # None: the model was not called (the gate answered)
 
     @property
     def complete(self) -> bool:
@@ -139,6 +141,7 @@ class Answer:
             "gate_score": self.gate_score,
             "verdict": self.verdict,
             "located": [found.to_json() for found in self.located],
+            "kv_cache": self.kv_cache.to_json() if self.kv_cache is not None else None,
         }
 
     def trace(self) -> dict[str, Any]:
@@ -189,6 +192,7 @@ class Answer:
             wrong_citations=list(checked.wrong_citations),
             gate_score=trace.get("gate_score", trace.get("evidence")),  # "evidence" in older traces
             verdict=trace.get("verdict"),
+            kv_cache=KvCacheUse.from_json(trace.get("kv_cache")),
         )
 
 

@@ -13,6 +13,7 @@ from typing import Any
 from app.core.cancel import CancelToken
 from app.core.config import Settings
 from app.core.errors import ModelError
+from app.core.generate.kv_cache import DEFAULT_KV_TYPE, llama_kv_options, llama_kv_types, model_kv_shape
 from app.core.generate.model import ChatRequest, ModelInfo, Sampling, check_model_file
 from app.core.generate.template import ChatTemplate
 from app.core.generate.textstream import THINKING, ChannelSplitter, Piece, Utf8Stream
@@ -73,6 +74,7 @@ class Engine:
         n_gpu_layers: int = 0,
         n_batch: int = 512,
         n_threads_batch: int = 0,
+        kv_cache_type: str = DEFAULT_KV_TYPE,
     ) -> None:
         self.model_path = Path(model_path)
         self.n_ctx = n_ctx
@@ -80,6 +82,7 @@ class Engine:
         self.n_threads_batch = n_threads_batch or default_batch_threads()  # prefill
         self.n_gpu_layers = n_gpu_layers
         self.n_batch = n_batch
+        self.kv_cache_type = kv_cache_type
         self.lock = threading.Lock()  # one generation at a time; waiting on it is the queue span
         self._load_lock = threading.Lock()
         self._llm: Any = None
@@ -99,6 +102,7 @@ class Engine:
             settings.n_threads,
             settings.n_gpu_layers,
             n_threads_batch=settings.n_threads_batch,
+            kv_cache_type=settings.kv_cache_type,
         )
 
     @property
@@ -119,6 +123,7 @@ class Engine:
             and self.n_threads == (settings.n_threads or default_threads())
             and self.n_threads_batch == (settings.n_threads_batch or default_batch_threads())
             and self.n_gpu_layers == settings.n_gpu_layers
+            and self.kv_cache_type == settings.kv_cache_type
         )
 
     # loading -----------------------------------------------------------------------------------
@@ -139,6 +144,8 @@ class Engine:
             prefer_passive_openmp()
             from llama_cpp import Llama
 
+            if self.kv_cache_type not in llama_kv_types():
+                raise ModelError(f"this llama.cpp does not take a {self.kv_cache_type} KV cache")
             try:
                 llm = Llama(
                     model_path=str(self.model_path),
@@ -148,6 +155,7 @@ class Engine:
                     n_threads_batch=self.n_threads_batch,
                     n_gpu_layers=self.n_gpu_layers,
                     verbose=False,
+                    **llama_kv_options(self.kv_cache_type),
                 )
             except (ValueError, RuntimeError, OSError) as exc:
                 raise ModelError(f"cannot load the model {self.model_path}: {exc}") from exc
@@ -175,6 +183,7 @@ class Engine:
         self._control_texts = self._find_control_texts(llm)
         self._is_eog = llama_cpp.llama_vocab_is_eog
         self._token_to_piece = llama_cpp.llama_token_to_piece
+        shape, kv_type = model_kv_shape(self.model_path), self.kv_cache_type
         self._info = ModelInfo(
             name=self.model_path.name,
             path=str(self.model_path),
@@ -184,6 +193,9 @@ class Engine:
             thinking_reason=self._template.thinking.reason,
             chat_template="chatml" if self._template.is_fallback else "gguf",
             n_threads=self.n_threads,
+            kv_cache_type=kv_type,
+            kv_cache_bytes=shape.bytes(llm.n_ctx(), kv_type, kv_type) if shape else None,
+            kv_cache_types=tuple(t for t in llama_kv_types() if shape is None or shape.fits(t)),
         )
 
     @staticmethod

@@ -56,6 +56,10 @@ class ModelInfo:
     n_threads: int
     server: str = ""  # the base URL of the server that runs the model; "" on this computer
     tokenizer: str = "exact"  # "exact", or how the budget counts without the model's own tokenizer
+    # the KV cache on this computer (generate/kv_cache.py); None and () for a server's model
+    kv_cache_type: str | None = None
+    kv_cache_bytes: int | None = None  # for n_ctx tokens, from the GGUF header
+    kv_cache_types: tuple[str, ...] = ()  # the types llama.cpp takes for this model
 
     def to_json(self) -> dict[str, Any]:
         return asdict(self)
