@@ -134,6 +134,7 @@ class FakeFolio:
         self.answerer = answerer
         self.closed = False
         self.removed: list[int | str] = []
+        self.exported: list[tuple[int, str]] = []  # (chat, format) of each export_chat call
         self.notices: list[str] = []
         self.advice: ReindexAdvice | None = None  # what reindex_advice says
         self.reindex_documents = ["a.pdf", "b.pdf"]
@@ -174,6 +175,13 @@ class FakeFolio:
 
     def delete_chat(self, chat_id: int) -> None:
         pass
+
+    def export_chat(self, chat_id: int, fmt: str = "md") -> str:
+        """The real renderer over this fake's chat; the request is recorded."""
+        from app.core.answering.export import render_chat
+
+        self.exported.append((chat_id, fmt))
+        return render_chat(f"chat {chat_id}", self.chat(chat_id), fmt)
 
     def page_layer(self, path: str, page: int) -> PageLayerInfo | None:
         return None  # no OCR'd pages or sections in the fake library

@@ -109,6 +109,7 @@ def build_answer(
         gate_score=round(run.gate.score, 4) if run.gate is not None else None,
         verdict=answer_verdict(attribution, run.not_covered, reason),
         located=list(run.located),
+        asked_at=run.asked_at,
         wrong_citations=(
             [n for n in attribution.wrong_citations if n not in checked.invalid] if attribution else []
         ),
