@@ -26,6 +26,7 @@ from PySide6.QtWidgets import (
 
 from app.core import paths
 from app.core.api import Settings, UsageError, chat_models, default_model, save_server_key
+from app.gui.accessible import name_form_fields
 from app.gui.found_models_view import FoundModelsView
 from app.gui.server_box import ServerBox
 from app.gui.tasks import TaskRunner
@@ -196,8 +197,11 @@ class SettingsDialog(QDialog):
         note.setStyleSheet("color: palette(mid);")
         documents_form.addRow("", note)
         documents_form.addRow(self.tr("Scanned PDFs"), self.ocr_enabled)
+        for each_form in (model_form, form, documents_form):
+            name_form_fields(each_form)
         self.tabs = QTabWidget()
         self.tabs.setObjectName("settingsTabs")
+        self.tabs.setAccessibleName(self.tr("Settings pages"))
         for title, page_form in (
             (self.tr("Model"), model_form),
             (self.tr("Answers"), form),

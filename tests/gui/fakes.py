@@ -5,6 +5,7 @@ from __future__ import annotations
 import threading
 import time
 from collections.abc import Callable, Iterator, Sequence
+from dataclasses import replace
 from datetime import UTC, datetime
 from pathlib import Path
 from typing import TYPE_CHECKING
@@ -84,6 +85,8 @@ class FakeAnswerer:
         self.requests: list[tuple[str, AskOptions, int | None]] = []
         self.started = threading.Event()
         self.settings_seen: list[Settings] = []
+        self.citations: list[Citation] = []  # the finished answers' citations
+        self.finish_reason = "stop"  # how each answer that is not cancelled finishes
 
     def load_model(self) -> ModelInfo:
         reason = "" if self.supports_thinking else "the model's chat template has no thinking switch"
@@ -115,7 +118,11 @@ class FakeAnswerer:
                 time.sleep(self.pause_s)
             text.append(token)
             yield Delta(token, "answer", 1)
-        yield Finished(fake_answer("".join(text), "stop"))
+        yield Finished(
+            replace(
+                fake_answer("".join(text), self.finish_reason, citations=self.citations), question=question
+            )
+        )
 
     def chats(self) -> list[ChatSummary]:
         now = datetime.now(UTC)

@@ -1,0 +1,31 @@
+"""Accessible names for form fields: a field without text of its own is named by its row's label."""
+
+from __future__ import annotations
+
+from PySide6.QtWidgets import (
+    QAbstractItemView,
+    QAbstractSpinBox,
+    QComboBox,
+    QFormLayout,
+    QLabel,
+    QLineEdit,
+    QWidget,
+)
+
+UNLABELLED = (QLineEdit, QComboBox, QAbstractSpinBox, QAbstractItemView)  # widgets with no text of their own
+
+
+def name_form_fields(form: QFormLayout) -> None:
+    """Give every unlabelled field of each row (and such fields inside a row's widget) the row's
+    label as its accessible name, unless it has one; what a screen reader says on reaching it."""
+    for row in range(form.rowCount()):
+        label_item = form.itemAt(row, QFormLayout.ItemRole.LabelRole)
+        field_item = form.itemAt(row, QFormLayout.ItemRole.FieldRole)
+        label = label_item.widget() if label_item is not None else None
+        field = field_item.widget() if field_item is not None else None
+        if not isinstance(label, QLabel) or field is None or not label.text().strip():
+            continue
+        name = label.text().replace("&", "")
+        for widget in [field, *field.findChildren(QWidget)]:
+            if isinstance(widget, UNLABELLED) and not widget.accessibleName():
+                widget.setAccessibleName(name)
