@@ -21,11 +21,26 @@ from app.gui.i18n import QT_TRANSLATE_NOOP
 
 # keys the views handle themselves (no menu action to read them from)
 VIEW_KEYS = (
-    (QT_TRANSLATE_NOOP("ShortcutsDialog", "Send the question (in the question box)"), "Enter"),
-    (QT_TRANSLATE_NOOP("ShortcutsDialog", "New line in the question"), "Shift+Enter"),
-    (QT_TRANSLATE_NOOP("ShortcutsDialog", "Next / previous control, citation or source"), "Tab / Shift+Tab"),
-    (QT_TRANSLATE_NOOP("ShortcutsDialog", "Open the focused citation or source"), "Enter"),
-    (QT_TRANSLATE_NOOP("ShortcutsDialog", "Press the focused button"), "Space"),
+    (
+        QT_TRANSLATE_NOOP("ShortcutsDialog", "Send the question (in the question box)"),
+        QT_TRANSLATE_NOOP("ShortcutsDialog", "Enter"),
+    ),
+    (
+        QT_TRANSLATE_NOOP("ShortcutsDialog", "New line in the question"),
+        QT_TRANSLATE_NOOP("ShortcutsDialog", "Shift+Enter"),
+    ),
+    (
+        QT_TRANSLATE_NOOP("ShortcutsDialog", "Next / previous control, citation or source"),
+        QT_TRANSLATE_NOOP("ShortcutsDialog", "Tab / Shift+Tab"),
+    ),
+    (
+        QT_TRANSLATE_NOOP("ShortcutsDialog", "Open the focused citation or source"),
+        QT_TRANSLATE_NOOP("ShortcutsDialog", "Enter"),
+    ),
+    (
+        QT_TRANSLATE_NOOP("ShortcutsDialog", "Press the focused button"),
+        QT_TRANSLATE_NOOP("ShortcutsDialog", "Space"),
+    ),
 )
 
 
@@ -50,7 +65,7 @@ class ShortcutsDialog(QDialog):
         super().__init__(parent)
         self.setObjectName("shortcutsDialog")
         self.setWindowTitle(self.tr("Keyboard shortcuts"))
-        rows = action_rows(actions) + [(_tr(text), keys) for text, keys in VIEW_KEYS]
+        rows = action_rows(actions) + [(_tr(text), _tr(keys)) for text, keys in VIEW_KEYS]
         self.table = QTableWidget(len(rows), 2, self)
         self.table.setObjectName("shortcutsTable")
         self.table.setAccessibleName(self.tr("Keyboard shortcuts"))

@@ -142,6 +142,7 @@ class FakeFolio:
         self.closed = False
         self.removed: list[int | str] = []
         self.exported: list[tuple[int, str]] = []  # (chat, format) of each export_chat call
+        self.exported_on_gui_thread: list[bool] = []
         self.notices: list[str] = []
         self.advice: ReindexAdvice | None = None  # what reindex_advice says
         self.reindex_documents = ["a.pdf", "b.pdf"]
@@ -188,6 +189,7 @@ class FakeFolio:
         from app.core.answering.export import render_chat
 
         self.exported.append((chat_id, fmt))
+        self.exported_on_gui_thread.append(threading.current_thread() is threading.main_thread())
         return render_chat(f"chat {chat_id}", self.chat(chat_id), fmt)
 
     def page_layer(self, path: str, page: int) -> PageLayerInfo | None:
