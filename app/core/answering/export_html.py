@@ -58,19 +58,20 @@ def markdown_html(markdown: str) -> str:
         kind = ""
 
     for line in markdown.splitlines():
-        heading, bullet, numbered = _HEADING.match(line), _BULLET.match(line), _NUMBERED.match(line)
+        heading, bullet = _HEADING.match(line), _BULLET.match(line)
+        listed = bullet or _NUMBERED.match(line)
         if not line.strip():
             close()
         elif heading:
             close()
             level = min(6, len(heading.group(1)) + 2)  # below the export's own headings
             out.append(f"<h{level}>{_inline(heading.group(2))}</h{level}>")
-        elif bullet or numbered:
+        elif listed:
             wanted = "ul" if bullet else "ol"
             if paragraph or (items and kind != wanted):
                 close()
             kind = wanted
-            items.append((bullet or numbered).group(1))  # type: ignore[union-attr]
+            items.append(listed.group(1))
         elif items:
             items[-1] += " " + line.strip()
         else:
