@@ -1,7 +1,10 @@
-"""Accessible names for form fields: a field without text of its own is named by its row's label."""
+"""Keyboard and screen readers: a window's Tab order, and form fields named by their row's label."""
 
 from __future__ import annotations
 
+import itertools
+
+from PySide6.QtCore import Qt
 from PySide6.QtWidgets import (
     QAbstractItemView,
     QAbstractSpinBox,
@@ -29,3 +32,20 @@ def name_form_fields(form: QFormLayout) -> None:
         for widget in [field, *field.findChildren(QWidget)]:
             if isinstance(widget, UNLABELLED) and not widget.accessibleName():
                 widget.setAccessibleName(name)
+
+
+def set_tab_order(front: list[QWidget], window: QWidget) -> None:
+    """Tab visits `front` in that order, then every other Tab stop of `window` in its present order."""
+    placed = set(front)
+    rest: list[QWidget] = []
+    widget = front[-1].nextInFocusChain()
+    while widget is not None and widget is not front[-1]:
+        if (
+            widget not in placed
+            and widget.focusPolicy() & Qt.FocusPolicy.TabFocus
+            and window.isAncestorOf(widget)
+        ):
+            rest.append(widget)
+        widget = widget.nextInFocusChain()
+    for first, second in itertools.pairwise(front + rest):
+        QWidget.setTabOrder(first, second)

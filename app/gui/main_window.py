@@ -2,7 +2,6 @@
 
 from __future__ import annotations
 
-import itertools
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
@@ -22,6 +21,7 @@ from PySide6.QtWidgets import (
 
 from app.core.api import FORMATS, Citation, all_patterns, name_patterns
 from app.gui.about_dialog import AboutDialog
+from app.gui.accessible import set_tab_order
 from app.gui.answer_state import AnswerState
 from app.gui.app_controller import AppController
 from app.gui.budget_dialog import BudgetDialog
@@ -221,22 +221,8 @@ class MainWindow(QMainWindow):
     def update_tab_order(self) -> None:
         """Tab as a reader goes: the question box, Send/Stop, the answers (their citations and
         sources), then the left side (its tabs, the chats or the library)."""
-        question = [self.question.edit, self.question.thinking, self.question.send]
-        answers = self.transcript.focus_order()
-        rest: list[QWidget] = [self.tabs.tabBar()]
-        placed = set(question + answers + rest)
-        widget = self.question.send.nextInFocusChain()
-        while widget is not None and widget is not self.question.send:
-            if (
-                widget not in placed
-                and widget.focusPolicy() & Qt.FocusPolicy.TabFocus
-                and self.isAncestorOf(widget)
-            ):
-                rest.append(widget)
-            widget = widget.nextInFocusChain()
-        order = question + answers + rest
-        for first, second in itertools.pairwise(order):
-            QWidget.setTabOrder(first, second)
+        front = [self.question.edit, self.question.thinking, self.question.send]
+        set_tab_order([*front, *self.transcript.focus_order(), self.tabs.tabBar()], self)
 
     def _flash(self, message: str) -> None:
         self.statusBar().showMessage(message, 8000)
