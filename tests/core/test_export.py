@@ -120,7 +120,7 @@ def test_exported_sources_name_the_stored_answers_pages(folio: Folio, tmp_path: 
     # the question's date (the stored question's) and the model, for each answer
     asked = stored[0].asked_at
     assert asked is not None and f"Asked {asked:%Y-%m-%d %H:%M} UTC" in markdown
-    assert markdown.count("model SmolLM2-135M-Instruct.Q4\\_1.gguf") == 2
+    assert markdown.count("model SmolLM2-135M-Instruct.Q4_1.gguf") == 2
     assert "**Verdict:** Answered from your documents · 1 of 1 statements" in markdown
     # the cut-off answer is marked incomplete in both formats; the complete one is not
     assert markdown.count("Cut off: this answer reached the maximum answer length") == 1
@@ -158,6 +158,7 @@ def test_text_is_escaped_in_html_and_markdown() -> None:
     markdown = answer_markdown(answer)
     assert markdown.startswith('## Why \\<script\\>alert("x")\\</script\\>')
     assert "\\# not a heading" in markdown
+    assert answer_markdown(replace(answer, question="_why_ a_b")).startswith("## \\_why\\_ a_b\n")
     assert "- [1] \\<b\\>notes\\</b\\> & co.pdf, pp. 1–2" in markdown
 
 

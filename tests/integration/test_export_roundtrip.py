@@ -78,7 +78,7 @@ def test_the_exported_chat_cites_the_pages_the_stored_answers_cite(
     assert code == 0
     assert MD_SOURCE.findall(markdown) == expected
     assert markdown.count("Cut off: this answer reached the maximum answer length") == 1
-    assert "model SmolLM2-135M-Instruct.Q4\\_1.gguf" in markdown
+    assert "model SmolLM2-135M-Instruct.Q4_1.gguf" in markdown
 
     out = tmp_path / "chat.html"
     code, printed = _export(solar_folio, str(first.chat_id), "--format", "html", "--out", str(out), "--json")

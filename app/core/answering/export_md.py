@@ -8,7 +8,8 @@ from collections.abc import Sequence
 from app.core.answering.export_rows import ExportedAnswer, exported
 from app.core.answering.types import Answer
 
-_MARKDOWN_SPECIAL = re.compile(r"([\\`*_\[\]<>#|])")
+# Markdown's marks; "_" inside a word (a file name's "Q4_1") is no mark (CommonMark) and stays as is
+_MARKDOWN_SPECIAL = re.compile(r"([\\`*\[\]<>#|]|(?<![0-9A-Za-z])_|_(?![0-9A-Za-z]))")
 
 
 def md_escape(text: str) -> str:
