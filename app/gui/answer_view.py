@@ -87,6 +87,7 @@ class AnswerView(QFrame):
         self.support.setAccessibleDescription(
             self.tr("The verdict: how much of the answer your documents support")
         )
+        self.support.setFocusPolicy(Qt.FocusPolicy.TabFocus)  # Tab reads the verdict after the answer
         self.support.setVisible(False)
         layout.addWidget(self.support)
 
@@ -220,11 +221,12 @@ class AnswerView(QFrame):
 
     def focus_order(self) -> list[QWidget]:
         """The widgets Tab visits in this answer, in reading order: the answer (its citations), the
-        sources, then the actions."""
+        verdict, the sources, then the actions."""
         return [
             self.thinking_toggle,
             self.found,
             self.body,
+            self.support,
             self.sources,
             self.continue_button,
             self.copy_button,

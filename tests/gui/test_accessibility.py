@@ -160,3 +160,7 @@ def test_the_verdict_line_is_read_out_as_the_verdict(qtbot: QtBot) -> None:
     )
     description = QAccessible.queryAccessibleInterface(view.support).text(QAccessible.Text.Description)
     assert description.startswith("The verdict")
+    # Tab reaches it right after the answer's text
+    order = view.focus_order()
+    assert order.index(view.support) == order.index(view.body) + 1
+    assert view.support.focusPolicy() & Qt.FocusPolicy.TabFocus
