@@ -84,6 +84,15 @@ def build_parser() -> argparse.ArgumentParser:
         help="embedding model (default: settings)",
     )
 
+    export = sub.add_parser(
+        "export-chat",
+        parents=common,
+        help="write a chat as Markdown or one HTML file: answers, verdicts, sources with their sentences",
+    )
+    export.add_argument("chat_id", type=int, metavar="ID", help="the chat's id (`--json` of ask: chat_id)")
+    export.add_argument("--format", default="md", choices=["md", "html"], help="default: md")
+    export.add_argument("--out", type=Path, default=None, metavar="FILE", help="default: stdout")
+
     from app.cli_ask import add_ask_parser
     from app.cli_folders import add_folder_parsers
 
@@ -228,6 +237,26 @@ def cmd_verify(args: argparse.Namespace, folio: Folio, out: TextIO) -> int:
     return EXIT_OK if report.ok else EXIT_FAILED
 
 
+def cmd_export_chat(args: argparse.Namespace, folio: Folio, out: TextIO) -> int:
+    text = folio.export_chat(args.chat_id, args.format)
+    if args.out is None:
+        if args.json:
+            _emit(out, {"chat_id": args.chat_id, "format": args.format, "text": text})
+        else:
+            out.write(text)
+        return EXIT_OK
+    target = Path(args.out).expanduser()
+    try:
+        target.write_text(text, encoding="utf-8")
+    except OSError as exc:
+        raise FolioError(f"cannot write {target}: {exc.strerror or exc}") from exc
+    if args.json:
+        _emit(out, {"chat_id": args.chat_id, "format": args.format, "path": str(target)})
+    else:
+        print(f"wrote chat {args.chat_id} to {target}", file=sys.stderr)
+    return EXIT_OK
+
+
 def cmd_ask(args: argparse.Namespace, folio: Folio, out: TextIO) -> int:
     from app.cli_ask import run_ask
 
@@ -264,6 +293,7 @@ COMMANDS: dict[str, Callable[[argparse.Namespace, Folio, TextIO], int]] = {
     "verify": cmd_verify,
     "reindex-library": cmd_reindex_library,
     "ask": cmd_ask,
+    "export-chat": cmd_export_chat,
 }
 COMMANDS.update(folder_commands(_progress_printer))
 

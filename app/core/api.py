@@ -28,6 +28,8 @@ from app.core.server_key import load_server_key, save_server_key
 
 if TYPE_CHECKING:  # loaded at first use (__getattr__ below): numpy, SQLAlchemy, FAISS stay unloaded
     from app.core.answering.checks import SentenceCheck
+    from app.core.answering.export import EXPORT_FORMATS, SUFFIXES, check_format, render_answer
+    from app.core.answering.export_rows import bound_sentence
     from app.core.answering.locate import FoundSentence
     from app.core.answering.types import (
         Answer,
@@ -54,6 +56,11 @@ if TYPE_CHECKING:  # loaded at first use (__getattr__ below): numpy, SQLAlchemy,
 
 _LAZY = {
     "SentenceCheck": "app.core.answering.checks",
+    **{
+        name: "app.core.answering.export"
+        for name in ("EXPORT_FORMATS", "SUFFIXES", "check_format", "render_answer")
+    },
+    "bound_sentence": "app.core.answering.export_rows",
     "FoundSentence": "app.core.answering.locate",
     **{
         name: "app.core.answering.types"
@@ -135,6 +142,8 @@ class FolioApi(Protocol):
 
     def delete_chat(self, chat_id: int) -> None: ...
 
+    def export_chat(self, chat_id: int, fmt: str = "md") -> str: ...
+
     def documents(self) -> list[DocumentInfo]: ...
 
     def page_layer(self, path: str, page: int) -> PageLayerInfo | None: ...
@@ -177,10 +186,12 @@ __all__ = [
     "EXIT_FAILED",
     "EXIT_OK",
     "EXIT_USAGE",
+    "EXPORT_FORMATS",
     "FORMATS",
     "KV_CACHE_TYPES",
     "MODEL_FIELDS",
     "SECTION_KINDS",
+    "SUFFIXES",
     "Answer",
     "AnswerEvent",
     "AskOptions",
@@ -220,8 +231,10 @@ __all__ = [
     "UsageError",
     "all_patterns",
     "app_folders",
+    "bound_sentence",
     "by_file",
     "chat_models",
+    "check_format",
     "default_model",
     "find_models",
     "folder_states",
@@ -236,6 +249,7 @@ __all__ = [
     "offline_reason",
     "recount",
     "reindex_folder",
+    "render_answer",
     "replace_library",
     "save_server_key",
     "save_settings",

@@ -329,13 +329,21 @@ class Folio:
         from app.core.answering.types import Answer
 
         answers: list[Answer] = []
-        question = ""
+        question, asked_at = "", None
         for message in self.conversations.messages(chat_id):
             if message.role == "user":
-                question = message.content
+                question, asked_at = message.content, message.created_at
             elif message.role == "assistant":
-                answers.append(Answer.from_stored(question, message))
+                answers.append(Answer.from_stored(question, message, asked_at))
         return answers
+
+    def export_chat(self, chat_id: int, fmt: str = "md") -> str:
+        """The chat as Markdown ("md") or one self-contained HTML file ("html"): every answer with
+        its question's date, model, verdict and sources (answering/export.py)."""
+        from app.core.answering.export import check_format, render_chat
+
+        fmt = check_format(fmt)
+        return render_chat(self.conversations.title(chat_id), self.chat(chat_id), fmt)
 
     def new_chat(self, title: str = "") -> int:
         return self.conversations.create(title)

@@ -3,112 +3,28 @@
 from __future__ import annotations
 
 import html
-from collections.abc import Sequence
 
-from PySide6.QtCore import QSizeF, Qt, QTimer, QUrl, Signal
-from PySide6.QtGui import QCursor, QTextCursor, QTextDocumentFragment
+from PySide6.QtCore import Qt, QTimer, Signal
+from PySide6.QtGui import QTextCursor
 from PySide6.QtWidgets import (
     QFrame,
     QHBoxLayout,
     QLabel,
     QPlainTextEdit,
     QPushButton,
-    QSizePolicy,
-    QTextBrowser,
     QToolButton,
-    QToolTip,
     QVBoxLayout,
     QWidget,
 )
 
-from app.core.api import Citation, SentenceCheck
-from app.gui.answer_marks import annotated_markdown, mark_unsupported
+from app.core.api import Citation, bound_sentence
 from app.gui.answer_state import DONE, FAILED, AnswerState
 from app.gui.found_line import FoundLine
-from app.gui.markdown_stream import MarkdownStream, link_citations
+from app.gui.markdown_view import MarkdownView
 from app.gui.readout import breakdown, final_readout, live_readout
 
-ZWSP = "\u200b"  # merges into the previous block when a settled fragment is appended
-
-
-class MarkdownView(QTextBrowser):
-    """Read-only Markdown that grows to fit its text; [n] links emit `citation_clicked(n, sentence)`
-    (sentence -1 while streaming); hovering a link says who cited it."""
-
-    citation_clicked = Signal(int, int)
-
-    def __init__(self, parent: QWidget | None = None) -> None:
-        super().__init__(parent)
-        self.setOpenLinks(False)
-        self.setFrameShape(QFrame.Shape.NoFrame)
-        self.setVerticalScrollBarPolicy(Qt.ScrollBarPolicy.ScrollBarAlwaysOff)
-        self.setHorizontalScrollBarPolicy(Qt.ScrollBarPolicy.ScrollBarAlwaysOff)
-        self.setSizePolicy(QSizePolicy.Policy.Expanding, QSizePolicy.Policy.Fixed)
-        self.viewport().setAutoFillBackground(False)
-        self.setAcceptDrops(False)
-        self.anchorClicked.connect(self._anchor)
-        self.highlighted.connect(self._hover)
-        self.document().documentLayout().documentSizeChanged.connect(self._fit)
-        self._stream = MarkdownStream()
-        self._tail_start = 0
-        self.setFixedHeight(24)
-
-    def _fit(self, size: QSizeF) -> None:
-        margins = self.contentsMargins()
-        self.setFixedHeight(int(size.height()) + margins.top() + margins.bottom() + 2)
-
-    def _anchor(self, url: QUrl) -> None:
-        target = _citation_target(url)
-        if target is not None:
-            self.citation_clicked.emit(*target)
-
-    def _hover(self, url: QUrl) -> None:
-        target = _citation_target(url)
-        if target is None:
-            QToolTip.hideText()
-            return
-        n = target[0]
-        if url.scheme() == "match":
-            tip = self.tr("Found by Folio: the model did not cite this sentence; passage [{0}] supports it")
-        else:
-            tip = self.tr("Cited by the model, and passage [{0}] supports the sentence")
-        QToolTip.showText(QCursor.pos(), tip.format(n), self)
-
-    def append_streamed(self, text: str) -> None:
-        """Render newly settled blocks once and re-render only the unfinished tail."""
-        settled, tail = self._stream.feed(text)
-        document = self.document()
-        cursor = QTextCursor(document)
-        cursor.setPosition(self._tail_start)
-        cursor.movePosition(QTextCursor.MoveOperation.End, QTextCursor.MoveMode.KeepAnchor)
-        cursor.removeSelectedText()
-        if settled:
-            self._insert(cursor, settled)
-            self._tail_start = cursor.position()
-        if tail:
-            self._insert(cursor, tail)
-
-    def _insert(self, cursor: QTextCursor, markdown: str) -> None:
-        prefix = "" if cursor.position() == 0 else ZWSP + "\n\n"
-        cursor.insertFragment(QTextDocumentFragment.fromMarkdown(prefix + link_citations(markdown)))
-
-    def set_final(
-        self, markdown: str, valid: set[int] | None, sentences: Sequence[SentenceCheck] = ()
-    ) -> None:
-        """The finished answer: one full render, citations checked sentence by sentence when the
-        sentences were verified, unsupported sentences underlined."""
-        self._stream = MarkdownStream()
-        self._tail_start = 0
-        if not sentences:
-            self.setMarkdown(link_citations(markdown, valid))
-            return
-        self.setMarkdown(annotated_markdown(markdown, sentences))
-        mark_unsupported(
-            self.document(),
-            sentences,
-            self.tr("Not found in the cited passages"),
-            self.tr("In the passages, but not about what you asked"),
-        )
+# a label whose links Tab reaches and Enter opens (and the mouse clicks)
+LINKS = Qt.TextInteractionFlag.LinksAccessibleByKeyboard | Qt.TextInteractionFlag.LinksAccessibleByMouse
 
 
 class AnswerView(QFrame):
@@ -117,6 +33,7 @@ class AnswerView(QFrame):
     citation_activated = Signal(object, str)  # Citation, the passage text that supports the sentence
     continue_requested = Signal(object)  # AnswerState
     budget_requested = Signal(object)  # AnswerState
+    copy_requested = Signal(object)  # AnswerState
 
     def __init__(self, state: AnswerState, parent: QWidget | None = None) -> None:
         super().__init__(parent)
@@ -167,28 +84,46 @@ class AnswerView(QFrame):
 
         self.support = QLabel(self)
         self.support.setObjectName("supportLine")
+        self.support.setAccessibleDescription(
+            self.tr("The verdict: how much of the answer your documents support")
+        )
+        self.support.setFocusPolicy(Qt.FocusPolicy.TabFocus)  # Tab reads the verdict after the answer
         self.support.setVisible(False)
         layout.addWidget(self.support)
 
         self.readout = QLabel(self)
         self.readout.setObjectName("readout")
         self.readout.setTextInteractionFlags(Qt.TextInteractionFlag.TextSelectableByMouse)
+        self.readout.setAccessibleName(self.tr("Answer figures"))
+        self.readout.setAccessibleDescription(self.tr("Time to first token, tokens per second, tokens"))
         layout.addWidget(self.readout)
         details = QHBoxLayout()
         self.breakdown = QLabel(self)
         self.breakdown.setObjectName("breakdown")
+        self.breakdown.setAccessibleName(self.tr("Time spent per stage"))
         self.budget_link = QLabel(self)
         self.budget_link.setText(f'<a href="budget">{html.escape(self.tr("Token budget…"))}</a>')
+        self.budget_link.setTextInteractionFlags(LINKS)
+        self.budget_link.setAccessibleName(self.tr("Token budget…"))
         self.budget_link.linkActivated.connect(lambda _link: self.budget_requested.emit(self.state))
         self.budget_link.setVisible(False)
+        self.copy_button = QPushButton(self.tr("Copy answer with sources"), self)
+        self.copy_button.setObjectName("copyAnswer")
+        self.copy_button.setToolTip(self.tr("Copy the answer, its verdict and its sources as Markdown"))
+        self.copy_button.clicked.connect(lambda: self.copy_requested.emit(self.state))
+        self.copy_button.setVisible(False)
         details.addWidget(self.breakdown, 1)
         details.addWidget(self.budget_link)
+        details.addWidget(self.copy_button)
         layout.addLayout(details)
 
         self.sources = QLabel(self)
         self.sources.setObjectName("sources")
         self.sources.setWordWrap(True)
         self.sources.setTextFormat(Qt.TextFormat.RichText)
+        self.sources.setTextInteractionFlags(LINKS)
+        self.sources.setAccessibleName(self.tr("Sources"))
+        self.sources.setAccessibleDescription(self.tr("Tab moves through the sources; Enter opens the page"))
         self.sources.linkActivated.connect(self._source_link)
         self.sources.setVisible(False)
         layout.addWidget(self.sources)
@@ -268,10 +203,12 @@ class AnswerView(QFrame):
         self.support.setVisible(bool(line))
         self.support.setText(line)
         self.support.setProperty("kind", kind)
-        self.support.setAccessibleName(line)
+        self.support.setAccessibleName(line or self.tr("Verdict"))
         self.readout.setText(final_readout(state))
+        self.readout.setAccessibleDescription(final_readout(state))
         self.breakdown.setText(breakdown(state))
         self.budget_link.setVisible(bool(state.budget))
+        self.copy_button.setVisible(state.final is not None)
         reason = state.finish_reason
         if reason == "length":
             self._show_banner(self.tr("This answer was cut off: it reached the maximum answer length."), True)
@@ -281,6 +218,20 @@ class AnswerView(QFrame):
             self._show_banner(self.tr("The answer failed: {0}").format(state.error or reason), False)
         self._show_sources()
         QTimer.singleShot(0, self.updateGeometry)
+
+    def focus_order(self) -> list[QWidget]:
+        """The widgets Tab visits in this answer, in reading order: the answer (its citations), the
+        verdict, the sources, then the actions."""
+        return [
+            self.thinking_toggle,
+            self.found,
+            self.body,
+            self.support,
+            self.sources,
+            self.continue_button,
+            self.copy_button,
+            self.budget_link,
+        ]
 
     def _show_banner(self, text: str, can_continue: bool) -> None:
         self.banner_label.setText(text)
@@ -317,7 +268,9 @@ class AnswerView(QFrame):
             if page_end == page
             else self.tr("pp. {0}–{1}").format(page, page_end)
         )
-        snippet = " ".join(self._supporting_text(citation).split())
+        final = self.state.final
+        bound = bound_sentence(final, citation) if final is not None else ""
+        snippet = " ".join((bound or citation.text).split())
         if len(snippet) > 140:
             snippet = snippet[:140].rsplit(" ", 1)[0] + "…"
         n = citation.n
@@ -328,18 +281,6 @@ class AnswerView(QFrame):
             f'<a href="{scheme}:{n}">[{n}] {html.escape(citation.document)}, {pages}</a>{found}'
             f' — <span style="color:#666">“{html.escape(snippet)}”</span>'
         )
-
-    def _supporting_text(self, citation: Citation) -> str:
-        """The passage sentence(s) that support an answer sentence citing it (what the user should
-        see in the passage); the passage's start when no sentence check points into it."""
-        final = self.state.final
-        for sentence in final.sentences if final is not None else []:
-            spans = sentence.evidence.get(citation.n, ())
-            if spans:
-                start, end = spans[0]
-                if 0 <= start < end <= len(citation.text):
-                    return citation.text[start:end]
-        return citation.text
 
     def _show_found(self) -> None:
         final = self.state.final
@@ -381,13 +322,3 @@ class QuestionView(QLabel):
         self.setWordWrap(True)
         self.setTextFormat(Qt.TextFormat.PlainText)
         self.setTextInteractionFlags(Qt.TextInteractionFlag.TextSelectableByMouse)
-
-
-def _citation_target(url: QUrl) -> tuple[int, int] | None:
-    """(passage, sentence) of a `cite:n`, `cite:n-i` or `match:n-i` link; sentence -1 if none."""
-    if url.scheme() not in ("cite", "match"):
-        return None
-    number, _, sentence = url.path().partition("-")
-    if not number.isdigit() or (sentence and not sentence.isdigit()):
-        return None
-    return int(number), int(sentence) if sentence else -1

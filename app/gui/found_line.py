@@ -21,6 +21,9 @@ class FoundLine(QLabel):
         self.setObjectName("foundLine")
         self.setWordWrap(True)
         self.setTextFormat(Qt.TextFormat.RichText)
+        self.setTextInteractionFlags(
+            Qt.TextInteractionFlag.LinksAccessibleByKeyboard | Qt.TextInteractionFlag.LinksAccessibleByMouse
+        )
         self.setAccessibleName(self.tr("Where the answer was found"))
         self.linkActivated.connect(self._link)
         self.found: list[FoundSentence] = []

@@ -153,6 +153,7 @@ class LibraryPanel(QWidget):
         super().__init__(parent)
         self.model = LibraryModel(self)
         self.table = QTableView(self)
+        self.table.setAccessibleName(self.tr("Documents in the library"))
         self.table.setObjectName("libraryTable")
         self.table.setModel(self.model)
         self.table.setSelectionBehavior(QAbstractItemView.SelectionBehavior.SelectRows)

@@ -11,6 +11,7 @@ from PySide6.QtWidgets import (
     QFileDialog,
     QLabel,
     QMainWindow,
+    QMenu,
     QMessageBox,
     QSplitter,
     QTabWidget,
@@ -20,11 +21,13 @@ from PySide6.QtWidgets import (
 
 from app.core.api import FORMATS, Citation, all_patterns, name_patterns
 from app.gui.about_dialog import AboutDialog
+from app.gui.accessible import set_tab_order
 from app.gui.answer_state import AnswerState
 from app.gui.app_controller import AppController
 from app.gui.budget_dialog import BudgetDialog
 from app.gui.chat_controller import ChatController
 from app.gui.chat_list import ChatList
+from app.gui.export_controller import ExportController
 from app.gui.folder_list import DeletionNotice, FolderList
 from app.gui.folder_watcher import FolderWatcher
 from app.gui.ingest_controller import IngestController
@@ -35,6 +38,7 @@ from app.gui.question_box import QuestionBox, has_local_files
 from app.gui.reindex_controller import ReindexController
 from app.gui.reindex_notice import ReindexNotice
 from app.gui.settings_dialog import SettingsDialog
+from app.gui.shortcuts_dialog import ShortcutsDialog
 from app.gui.tasks import Resource, TaskContext
 from app.gui.transcript import Transcript
 
@@ -83,6 +87,7 @@ class MainWindow(QMainWindow):
         library_layout.addWidget(self.ingest_panel)
         self.chats = ChatList(self)
         self.tabs = QTabWidget(self)
+        self.tabs.setAccessibleName(self.tr("Library and chats"))
         self.tabs.addTab(library_tab, self.tr("Library"))
         self.tabs.addTab(self.chats, self.tr("Chats"))
 
@@ -108,9 +113,11 @@ class MainWindow(QMainWindow):
         self.model_label = QLabel(self)
         self.statusBar().addWidget(self.status, 1)
         self.statusBar().addPermanentWidget(self.model_label)
+        self.exports = ExportController(app, self, lambda: self.chat.chat_id, self.transcript.current_answer)
         self._make_actions()
         self._wire()
         self.question.send.setEnabled(False)
+        self.update_tab_order()
 
     # -- set-up ---------------------------------------------------------------------------------
     def _make_actions(self) -> None:
@@ -124,7 +131,16 @@ class MainWindow(QMainWindow):
         quit_action = QAction(self.tr("&Quit"), self)
         quit_action.setShortcut(QKeySequence.StandardKey.Quit)
         quit_action.triggered.connect(self.close)
-        file_menu.addActions([self.add_action, self.settings_action])
+        self.export_chat_action = QAction(self.tr("&Export chat…"), self)
+        self.export_chat_action.setShortcut(QKeySequence("Ctrl+Shift+E"))
+        self.export_chat_action.triggered.connect(self.exports.export_chat)
+        self.export_answer_action = QAction(self.tr("Export &answer…"), self)
+        self.export_answer_action.setShortcut(QKeySequence("Ctrl+E"))
+        self.export_answer_action.triggered.connect(self.exports.export_answer)
+        file_menu.addAction(self.add_action)
+        file_menu.addActions([self.export_chat_action, self.export_answer_action])
+        file_menu.addSeparator()
+        file_menu.addAction(self.settings_action)
         file_menu.addSeparator()
         file_menu.addAction(quit_action)
         chat_menu = self.menuBar().addMenu(self.tr("&Chat"))
@@ -134,11 +150,25 @@ class MainWindow(QMainWindow):
         stop_action = QAction(self.tr("&Stop answering"), self)
         stop_action.setShortcut(QKeySequence(Qt.Key.Key_Escape))
         stop_action.triggered.connect(self.chat.stop)
-        chat_menu.addActions([new_action, stop_action])
+        send_action = QAction(self.tr("Send the &question"), self)
+        send_action.setShortcut(QKeySequence("Ctrl+Return"))
+        send_action.triggered.connect(self.question.submit)
+        focus_action = QAction(self.tr("&Go to the question box"), self)
+        focus_action.setShortcut(QKeySequence("Ctrl+L"))
+        focus_action.triggered.connect(
+            lambda: self.question.edit.setFocus(Qt.FocusReason.ShortcutFocusReason)
+        )
+        copy_action = QAction(self.tr("&Copy answer with sources"), self)
+        copy_action.setShortcut(QKeySequence("Ctrl+Shift+C"))
+        copy_action.triggered.connect(lambda: self.exports.copy_answer())
+        chat_menu.addActions([new_action, send_action, stop_action, focus_action, copy_action])
         help_menu = self.menuBar().addMenu(self.tr("&Help"))
+        shortcuts_action = QAction(self.tr("&Keyboard shortcuts"), self)
+        shortcuts_action.setShortcut(QKeySequence.StandardKey.HelpContents)
+        shortcuts_action.triggered.connect(self.show_shortcuts)
         about_action = QAction(self.tr("&About Folio"), self)
         about_action.triggered.connect(self.show_about)
-        help_menu.addAction(about_action)
+        help_menu.addActions([shortcuts_action, about_action])
 
     def _wire(self) -> None:
         app, chat = self.app, self.chat
@@ -173,6 +203,9 @@ class MainWindow(QMainWindow):
         self.transcript.citation_activated.connect(self.open_citation)
         self.transcript.continue_requested.connect(chat.continue_answer)
         self.transcript.budget_requested.connect(self.show_budget)
+        self.transcript.copy_requested.connect(self.exports.copy_answer)
+        self.exports.exported.connect(lambda path: self._flash(self.tr("Exported to {0}").format(path)))
+        self.exports.copied.connect(lambda: self._flash(self.tr("Copied the answer with its sources")))
 
     def _services_ready(self) -> None:
         self._update_send()
@@ -191,6 +224,13 @@ class MainWindow(QMainWindow):
 
     def _answer_started(self, state: AnswerState) -> None:
         self.transcript.add_answer(state)
+        self.update_tab_order()
+
+    def update_tab_order(self) -> None:
+        """Tab as a reader goes: the question box, Send/Stop, the answers (their citations and
+        sources), then the left side (its tabs, the chats or the library)."""
+        front = [self.question.edit, self.question.thinking, self.question.send]
+        set_tab_order([*front, *self.transcript.focus_order(), self.tabs.tabBar()], self)
 
     def _flash(self, message: str) -> None:
         self.statusBar().showMessage(message, 8000)
@@ -276,6 +316,13 @@ class MainWindow(QMainWindow):
         dialog.setAttribute(Qt.WidgetAttribute.WA_DeleteOnClose)
         self.about_dialog = dialog
         dialog.show()
+
+    def show_shortcuts(self) -> None:
+        actions = [action for menu in self.menuBar().findChildren(QMenu) for action in menu.actions()]
+        dialog = ShortcutsDialog(actions, self)
+        dialog.setAttribute(Qt.WidgetAttribute.WA_DeleteOnClose)
+        self.shortcuts_dialog = dialog
+        dialog.open()
 
     def show_budget(self, state: AnswerState) -> None:
         dialog = BudgetDialog(state.budget, self)

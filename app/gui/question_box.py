@@ -57,6 +57,9 @@ class QuestionBox(QWidget):
         )
         self.edit.setFixedHeight(72)
         self.edit.setObjectName("questionEdit")
+        self.edit.setAccessibleName(self.tr("Question"))
+        self.edit.setAccessibleDescription(self.tr("Enter sends the question, Shift+Enter starts a new line"))
+        self.edit.setTabChangesFocus(True)  # Tab moves on; a question never needs a tab character
         self.thinking = QCheckBox(self.tr("Thinking"), self)
         self.thinking.setObjectName("thinkingSwitch")
         self.thinking.setToolTip(self.tr("Let the model reason before answering (this question only)"))
@@ -76,7 +79,7 @@ class QuestionBox(QWidget):
         layout.addWidget(self.edit, 1)
         layout.addLayout(side)
 
-        self.edit.submitted.connect(self._submit)
+        self.edit.submitted.connect(self.submit)
         self.edit.stop_requested.connect(self._stop)
         self.send.clicked.connect(self._clicked)
 
@@ -105,9 +108,10 @@ class QuestionBox(QWidget):
         if self._busy:
             self._stop()
         else:
-            self._submit()
+            self.submit()
 
-    def _submit(self) -> None:
+    def submit(self) -> None:
+        """Send the typed question (nothing while an answer is generating or the box is empty)."""
         if self._busy:
             return
         question = self.edit.toPlainText().strip()

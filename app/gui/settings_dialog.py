@@ -26,6 +26,7 @@ from PySide6.QtWidgets import (
 
 from app.core import paths
 from app.core.api import Settings, UsageError, chat_models, default_model, save_server_key
+from app.gui.accessible import name_form_fields
 from app.gui.found_models_view import FoundModelsView
 from app.gui.kv_cache_choice import KvCacheChoice
 from app.gui.server_box import ServerBox
@@ -208,8 +209,11 @@ class SettingsDialog(QDialog):
         documents_form.addRow("", note)
         documents_form.addRow(self.tr("Scanned PDFs"), self.ocr_enabled)
         documents_form.addRow(self.tr("A file deleted from a watched folder"), self.folder_deletions)
+        for each_form in (model_form, form, documents_form):
+            name_form_fields(each_form)
         self.tabs = QTabWidget()
         self.tabs.setObjectName("settingsTabs")
+        self.tabs.setAccessibleName(self.tr("Settings pages"))
         for title, page_form in (
             (self.tr("Model"), model_form),
             (self.tr("Answers"), form),

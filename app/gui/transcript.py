@@ -3,7 +3,7 @@
 from __future__ import annotations
 
 from PySide6.QtCore import Qt, Signal
-from PySide6.QtWidgets import QLabel, QScrollArea, QVBoxLayout, QWidget
+from PySide6.QtWidgets import QApplication, QLabel, QScrollArea, QVBoxLayout, QWidget
 
 from app.core.api import format_names
 from app.gui.answer_state import AnswerState
@@ -16,12 +16,15 @@ class Transcript(QScrollArea):
     citation_activated = Signal(object, str)  # Citation, supporting text
     continue_requested = Signal(object)
     budget_requested = Signal(object)
+    copy_requested = Signal(object)  # AnswerState
 
     def __init__(self, parent: QWidget | None = None) -> None:
         super().__init__(parent)
         self.setObjectName("transcript")
         self.setWidgetResizable(True)
         self.setHorizontalScrollBarPolicy(Qt.ScrollBarPolicy.ScrollBarAlwaysOff)
+        self.setFocusPolicy(Qt.FocusPolicy.NoFocus)  # Tab goes to the answers' own widgets
+        self.setAccessibleName(self.tr("Chat"))
         self._content = QWidget(self)
         self._content.setObjectName("transcriptContent")
         self._layout = QVBoxLayout(self._content)
@@ -69,10 +72,23 @@ class Transcript(QScrollArea):
         view.citation_activated.connect(self.citation_activated)
         view.continue_requested.connect(self.continue_requested)
         view.budget_requested.connect(self.budget_requested)
+        view.copy_requested.connect(self.copy_requested)
         self.answer_views.append(view)
         self._append(view)
         self._follow = True
         return view
+
+    def current_answer(self) -> AnswerState | None:
+        """The answer holding the keyboard focus, else the newest finished one."""
+        focus = QApplication.focusWidget()
+        for view in self.answer_views:
+            if focus is not None and (focus is view or view.isAncestorOf(focus)):
+                return view.state
+        finished = [view.state for view in self.answer_views if view.state.final is not None]
+        return finished[-1] if finished else None
+
+    def focus_order(self) -> list[QWidget]:
+        return [widget for view in self.answer_views for widget in view.focus_order()]
 
     def _append(self, widget: QWidget) -> None:
         self._empty.setVisible(False)

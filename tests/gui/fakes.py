@@ -5,6 +5,7 @@ from __future__ import annotations
 import threading
 import time
 from collections.abc import Callable, Iterator, Sequence
+from dataclasses import replace
 from datetime import UTC, datetime
 from pathlib import Path
 from typing import TYPE_CHECKING
@@ -86,6 +87,8 @@ class FakeAnswerer:
         self.requests: list[tuple[str, AskOptions, int | None]] = []
         self.started = threading.Event()
         self.settings_seen: list[Settings] = []
+        self.citations: list[Citation] = []  # the finished answers' citations
+        self.finish_reason = "stop"  # how each answer that is not cancelled finishes
 
     def load_model(self) -> ModelInfo:
         reason = "" if self.supports_thinking else "the model's chat template has no thinking switch"
@@ -117,7 +120,11 @@ class FakeAnswerer:
                 time.sleep(self.pause_s)
             text.append(token)
             yield Delta(token, "answer", 1)
-        yield Finished(fake_answer("".join(text), "stop"))
+        yield Finished(
+            replace(
+                fake_answer("".join(text), self.finish_reason, citations=self.citations), question=question
+            )
+        )
 
     def chats(self) -> list[ChatSummary]:
         now = datetime.now(UTC)
@@ -136,6 +143,8 @@ class FakeFolio:
         self.answerer = answerer
         self.closed = False
         self.removed: list[int | str] = []
+        self.exported: list[tuple[int, str]] = []  # (chat, format) of each export_chat call
+        self.exported_on_gui_thread: list[bool] = []
         self.notices: list[str] = []
         self.advice: ReindexAdvice | None = None  # what reindex_advice says
         self.reindex_documents = ["a.pdf", "b.pdf"]
@@ -176,6 +185,14 @@ class FakeFolio:
 
     def delete_chat(self, chat_id: int) -> None:
         pass
+
+    def export_chat(self, chat_id: int, fmt: str = "md") -> str:
+        """The real renderer over this fake's chat; the request is recorded."""
+        from app.core.answering.export import render_chat
+
+        self.exported.append((chat_id, fmt))
+        self.exported_on_gui_thread.append(threading.current_thread() is threading.main_thread())
+        return render_chat(f"chat {chat_id}", self.chat(chat_id), fmt)
 
     def page_layer(self, path: str, page: int) -> PageLayerInfo | None:
         return None  # no OCR'd pages or sections in the fake library

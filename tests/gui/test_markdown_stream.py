@@ -6,8 +6,8 @@ from PySide6.QtCore import QUrl
 from PySide6.QtGui import QTextDocument
 from pytestqt.qtbot import QtBot
 
-from app.gui.answer_view import ZWSP, MarkdownView
 from app.gui.markdown_stream import MarkdownStream, link_citations
+from app.gui.markdown_view import ZWSP, MarkdownView
 
 ANSWER = (
     "# Inverter\n\nCheck the display **monthly** [1].\n\n- restart it [2, 3]\n- call support [1-2]\n\n"

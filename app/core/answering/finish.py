@@ -110,6 +110,7 @@ def build_answer(
         verdict=answer_verdict(attribution, run.not_covered, reason),
         kv_cache=run.kv_cache(),
         located=list(run.located),
+        asked_at=run.asked_at,
         wrong_citations=(
             [n for n in attribution.wrong_citations if n not in checked.invalid] if attribution else []
         ),

@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import time
 from dataclasses import replace
+from datetime import UTC, datetime
 from pathlib import Path
 
 from app.core.answering.gate import GateScore
@@ -21,6 +22,7 @@ class AnswerRun:
 
     def __init__(self, question: str, sampling: Sampling, model_path: str, model: str = "") -> None:
         self.submitted = time.perf_counter()
+        self.asked_at = datetime.now(UTC)
         self.question = question
         self.sampling = sampling
         self.model_path = model_path

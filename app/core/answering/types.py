@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 from dataclasses import dataclass, field
+from datetime import UTC, datetime
 from typing import Any
 
 from app.core.answering.checks import Attribution, SentenceCheck
@@ -108,6 +109,7 @@ class Answer:
     verdict: str | None = None
     located: list[FoundSentence] = field(default_factory=list)  # the sentences shown before the answer
     kv_cache: KvCacheUse | None = None  # None: the model was not called (the gate answered)
+    asked_at: datetime | None = None  # when the question was asked (UTC)
 
     @property
     def complete(self) -> bool:
@@ -152,6 +154,8 @@ class Answer:
         data["question"] = self.question
         data["model_path"] = self.model_path
         data["sampling"] = self.sampling.to_json()
+        if self.asked_at is not None:
+            data["asked_at"] = self.asked_at.isoformat()
         return data
 
     def record(self) -> AnswerRecord:
@@ -166,9 +170,15 @@ class Answer:
         )
 
     @classmethod
-    def from_stored(cls, question: str, message: StoredMessage) -> Answer:
-        """A saved answer, as typed as it was when it finished (older traces may lack fields)."""
+    def from_stored(cls, question: str, message: StoredMessage, asked_at: datetime | None = None) -> Answer:
+        """A saved answer, as typed as it was when it finished (older traces may lack fields); asked
+        when its trace says, else at `asked_at` (the question's stored time), else when it was saved."""
         trace = dict(message.trace or {})
+        recorded = trace.get("asked_at")
+        when = (
+            datetime.fromisoformat(recorded) if isinstance(recorded, str) else asked_at or message.created_at
+        )
+        when = when if when.tzinfo is not None else when.replace(tzinfo=UTC)  # SQLite keeps UTC, naive
         checked = Attribution.from_json(trace)
         return cls(
             question=question,
@@ -193,6 +203,7 @@ class Answer:
             gate_score=trace.get("gate_score", trace.get("evidence")),  # "evidence" in older traces
             verdict=trace.get("verdict"),
             kv_cache=KvCacheUse.from_json(trace.get("kv_cache")),
+            asked_at=when,
         )
 
 

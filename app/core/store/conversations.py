@@ -149,6 +149,13 @@ class ConversationStore:
             ).all()
             return [ChatSummary(c.id, c.title, c.created_at, c.updated_at, int(n or 0)) for c, n in rows]
 
+    def title(self, chat_id: int) -> str:
+        with self.sessions() as session:
+            chat = session.get(Chat, chat_id)
+            if chat is None:
+                raise UsageError(f"no chat with id {chat_id}")
+            return chat.title
+
     def messages(self, chat_id: int) -> list[StoredMessage]:
         with self.sessions() as session:
             chat = session.get(Chat, chat_id)

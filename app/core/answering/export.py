@@ -1,0 +1,30 @@
+"""Export an answer or a chat: the one entry the facade, the window and the CLI call (Markdown or HTML)."""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+
+from app.core.answering.export_html import answer_html, chat_html
+from app.core.answering.export_md import answer_markdown, chat_markdown
+from app.core.answering.types import Answer
+from app.core.errors import UsageError
+
+EXPORT_FORMATS = ("md", "html")
+SUFFIXES = {"md": ".md", "html": ".html"}
+
+
+def check_format(fmt: str) -> str:
+    """The format, lower-cased; a UsageError naming the formats for any other."""
+    name = fmt.strip().lower().lstrip(".")
+    name = "md" if name == "markdown" else "html" if name == "htm" else name
+    if name not in EXPORT_FORMATS:
+        raise UsageError(f"unknown export format {fmt!r}: use one of {', '.join(EXPORT_FORMATS)}")
+    return name
+
+
+def render_answer(answer: Answer, fmt: str) -> str:
+    return answer_markdown(answer) if check_format(fmt) == "md" else answer_html(answer)
+
+
+def render_chat(title: str, answers: Sequence[Answer], fmt: str) -> str:
+    return chat_markdown(title, answers) if check_format(fmt) == "md" else chat_html(title, answers)
