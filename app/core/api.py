@@ -14,8 +14,11 @@ from app.core.formats import FORMATS, all_patterns, format_names, name_patterns
 from app.core.generate.catalog import by_file, chat_models, default_model
 from app.core.generate.model import ModelInfo
 from app.core.ingest.readers import SECTION_KINDS
+from app.core.messages import CONTEXT as CORE_CONTEXT
+from app.core.messages import QT_TRANSLATE_NOOP
 from app.core.passage import Citation, Hit, SearchResult
 from app.core.server_key import load_server_key, save_server_key
+from app.core.ui_text import SOURCE_LANGUAGE, chosen_language, translations_dir
 
 if TYPE_CHECKING:  # loaded at first use (__getattr__ below): numpy, SQLAlchemy, FAISS stay unloaded
     from app.core.answering.checks import SentenceCheck
@@ -150,12 +153,15 @@ class FolioApi(Protocol):
 
 __all__ = [
     "CITE_MODES",
+    "CORE_CONTEXT",
     "EXIT_FAILED",
     "EXIT_OK",
     "EXIT_USAGE",
     "FORMATS",
     "MODEL_FIELDS",
+    "QT_TRANSLATE_NOOP",
     "SECTION_KINDS",
+    "SOURCE_LANGUAGE",
     "Answer",
     "AnswerEvent",
     "AskOptions",
@@ -194,6 +200,7 @@ __all__ = [
     "app_folders",
     "by_file",
     "chat_models",
+    "chosen_language",
     "default_model",
     "find_models",
     "format_names",
@@ -207,4 +214,5 @@ __all__ = [
     "replace_library",
     "save_server_key",
     "save_settings",
+    "translations_dir",
 ]

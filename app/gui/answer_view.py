@@ -5,7 +5,7 @@ from __future__ import annotations
 import html
 from collections.abc import Sequence
 
-from PySide6.QtCore import QSizeF, Qt, QTimer, QUrl, Signal
+from PySide6.QtCore import QEvent, QSizeF, Qt, QTimer, QUrl, Signal
 from PySide6.QtGui import QCursor, QTextCursor, QTextDocumentFragment
 from PySide6.QtWidgets import (
     QFrame,
@@ -25,6 +25,7 @@ from app.core.api import Citation, SentenceCheck
 from app.gui.answer_marks import annotated_markdown, mark_unsupported
 from app.gui.answer_state import DONE, FAILED, AnswerState
 from app.gui.found_line import FoundLine
+from app.gui.language import is_language_change
 from app.gui.markdown_stream import MarkdownStream, link_citations
 from app.gui.readout import breakdown, final_readout, live_readout
 
@@ -157,8 +158,7 @@ class AnswerView(QFrame):
         banner_layout.setContentsMargins(8, 4, 8, 4)
         self.banner_label = QLabel(self.banner)
         self.banner_label.setWordWrap(True)
-        self.continue_button = QPushButton(self.tr("Continue"), self.banner)
-        self.continue_button.setToolTip(self.tr("Let the model go on from where the answer was cut off"))
+        self.continue_button = QPushButton(self.banner)
         self.continue_button.clicked.connect(lambda: self.continue_requested.emit(self.state))
         banner_layout.addWidget(self.banner_label, 1)
         banner_layout.addWidget(self.continue_button)
@@ -178,7 +178,6 @@ class AnswerView(QFrame):
         self.breakdown = QLabel(self)
         self.breakdown.setObjectName("breakdown")
         self.budget_link = QLabel(self)
-        self.budget_link.setText(f'<a href="budget">{html.escape(self.tr("Token budget…"))}</a>')
         self.budget_link.linkActivated.connect(lambda _link: self.budget_requested.emit(self.state))
         self.budget_link.setVisible(False)
         details.addWidget(self.breakdown, 1)
@@ -193,6 +192,7 @@ class AnswerView(QFrame):
         self.sources.setVisible(False)
         layout.addWidget(self.sources)
 
+        self._set_fixed_texts()
         state.located_changed.connect(self._show_found)
         state.text_flushed.connect(self._on_text)
         state.figures_changed.connect(self._on_figures)
@@ -203,6 +203,28 @@ class AnswerView(QFrame):
             self._on_finished()
         else:
             self._on_figures()
+
+    def _set_fixed_texts(self) -> None:
+        self.continue_button.setText(self.tr("Continue"))
+        self.continue_button.setToolTip(self.tr("Let the model go on from where the answer was cut off"))
+        self.budget_link.setText(f'<a href="budget">{html.escape(self.tr("Token budget…"))}</a>')
+
+    def retranslate(self) -> None:
+        """Every text of this answer in the current language; the answer's own words stay."""
+        self._set_fixed_texts()
+        if self.state.phase in (DONE, FAILED):
+            self._on_finished()
+        else:
+            self._on_figures()
+            if self.state.thinking_text and self.state.answer_text:
+                self._label_thinking()
+            elif self.state.thinking_text:
+                self.thinking_toggle.setText(self.tr("Thinking…"))
+
+    def changeEvent(self, event: QEvent) -> None:
+        if is_language_change(event):
+            self.retranslate()
+        super().changeEvent(event)
 
     # -- streaming ------------------------------------------------------------------------------
     def _on_text(self, thinking: str, answer: str) -> None:

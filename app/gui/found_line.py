@@ -4,10 +4,11 @@ from __future__ import annotations
 
 import html
 
-from PySide6.QtCore import Qt, Signal
+from PySide6.QtCore import QEvent, Qt, Signal
 from PySide6.QtWidgets import QLabel, QWidget
 
 from app.core.api import FoundSentence
+from app.gui.language import is_language_change
 
 
 class FoundLine(QLabel):
@@ -25,6 +26,12 @@ class FoundLine(QLabel):
         self.linkActivated.connect(self._link)
         self.found: list[FoundSentence] = []
         self.setVisible(False)
+
+    def changeEvent(self, event: QEvent) -> None:
+        if is_language_change(event):
+            self.setAccessibleName(self.tr("Where the answer was found"))
+            self.show_found(self.found)
+        super().changeEvent(event)
 
     def show_found(self, found: list[FoundSentence]) -> None:
         self.found = list(found)

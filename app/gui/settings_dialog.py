@@ -26,7 +26,9 @@ from PySide6.QtWidgets import (
 
 from app.core import paths
 from app.core.api import Settings, UsageError, chat_models, default_model, save_server_key
+from app.gui.core_text import error_text
 from app.gui.found_models_view import FoundModelsView
+from app.gui.language import LANGUAGE_NAMES
 from app.gui.server_box import ServerBox
 from app.gui.tasks import TaskRunner
 
@@ -196,12 +198,22 @@ class SettingsDialog(QDialog):
         note.setStyleSheet("color: palette(mid);")
         documents_form.addRow("", note)
         documents_form.addRow(self.tr("Scanned PDFs"), self.ocr_enabled)
+        self.language = QComboBox()
+        self.language.setObjectName("language")
+        self.language.addItem(self.tr("The system's language"), "system")
+        for code, name in LANGUAGE_NAMES.items():
+            self.language.addItem(name, code)
+        self.language.setCurrentIndex(max(0, self.language.findData(settings.language)))
+        self.language.setToolTip(self.tr("The window and the folio command; the chat stays as it is."))
+        interface_form = QFormLayout()
+        interface_form.addRow(self.tr("Language"), self.language)
         self.tabs = QTabWidget()
         self.tabs.setObjectName("settingsTabs")
         for title, page_form in (
             (self.tr("Model"), model_form),
             (self.tr("Answers"), form),
             (self.tr("Documents"), documents_form),
+            (self.tr("Interface"), interface_form),
         ):
             page = QWidget()
             page.setLayout(page_form)
@@ -315,6 +327,7 @@ class SettingsDialog(QDialog):
             evidence_selection=self.evidence_selection.isChecked(),
             answer_from=str(self.answer_from.currentData()),
             cite_mode=str(self.cite_mode.currentData()),
+            language=str(self.language.currentData()),
         )
 
     def accept(self) -> None:
@@ -324,7 +337,7 @@ class SettingsDialog(QDialog):
             if settings.uses_server and key is not None:  # stored before the model is asked for it
                 save_server_key(settings.server_url, key)
         except (UsageError, OSError) as exc:
-            self.error.setText(self.tr("Not saved: {0}").format(exc))
+            self.error.setText(self.tr("Not saved: {0}").format(error_text(exc)))
             self.error.setVisible(True)
             return
         self.result_settings = settings

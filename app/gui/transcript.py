@@ -2,12 +2,13 @@
 
 from __future__ import annotations
 
-from PySide6.QtCore import Qt, Signal
+from PySide6.QtCore import QEvent, Qt, Signal
 from PySide6.QtWidgets import QLabel, QScrollArea, QVBoxLayout, QWidget
 
 from app.core.api import format_names
 from app.gui.answer_state import AnswerState
 from app.gui.answer_view import AnswerView, QuestionView
+from app.gui.language import is_language_change
 
 
 class Transcript(QScrollArea):
@@ -31,6 +32,17 @@ class Transcript(QScrollArea):
         self._empty.setObjectName("emptyHint")
         self._empty.setAlignment(Qt.AlignmentFlag.AlignCenter)
         self._empty.setWordWrap(True)
+        self.retranslate()
+        self._layout.addWidget(self._empty, 1)
+        self._layout.addStretch(0)
+        self.setWidget(self._content)
+        self._follow = True
+        self.verticalScrollBar().rangeChanged.connect(self._range_changed)
+        self.verticalScrollBar().valueChanged.connect(self._value_changed)
+        self.answer_views: list[AnswerView] = []
+
+    def retranslate(self) -> None:
+        """The empty chat's hint; each answer re-sets its own texts (AnswerView.retranslate)."""
         self._empty.setText(
             self.tr(
                 "<h2>Ask your documents</h2>"
@@ -40,13 +52,11 @@ class Transcript(QScrollArea):
                 "<p>Answers cite their sources as [1], [2]… — click one to open the page.</p>"
             ).replace("%1", format_names())
         )
-        self._layout.addWidget(self._empty, 1)
-        self._layout.addStretch(0)
-        self.setWidget(self._content)
-        self._follow = True
-        self.verticalScrollBar().rangeChanged.connect(self._range_changed)
-        self.verticalScrollBar().valueChanged.connect(self._value_changed)
-        self.answer_views: list[AnswerView] = []
+
+    def changeEvent(self, event: QEvent) -> None:
+        if is_language_change(event):
+            self.retranslate()
+        super().changeEvent(event)
 
     def clear(self) -> None:
         while self._layout.count() > 2:

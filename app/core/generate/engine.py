@@ -17,6 +17,7 @@ from app.core.generate.model import ChatRequest, ModelInfo, Sampling, check_mode
 from app.core.generate.template import ChatTemplate
 from app.core.generate.textstream import THINKING, ChannelSplitter, Piece, Utf8Stream
 from app.core.generate.threads import default_batch_threads, default_threads, prefer_passive_openmp
+from app.core.messages import QT_TRANSLATE_NOOP
 
 CALIBRATION_TEXT = (
     "Folio measures how fast this model reads a prompt, so that it can keep the time to the first "
@@ -150,7 +151,9 @@ class Engine:
                     verbose=False,
                 )
             except (ValueError, RuntimeError, OSError) as exc:
-                raise ModelError(f"cannot load the model {self.model_path}: {exc}") from exc
+                raise ModelError(
+                    QT_TRANSLATE_NOOP("Core", "cannot load the model {0}: {1}"), self.model_path, exc
+                ) from exc
             self._llm = llm
             self._setup_template(llm)
             return self._require_info()

@@ -17,6 +17,7 @@ from app.core.generate.server_http import ServerConnection
 from app.core.generate.server_stream import request_body, stream_chat
 from app.core.generate.server_tokens import ESTIMATE_MARGIN, LocalTokenizer, ServerTokenizer
 from app.core.generate.template import ChatTemplate
+from app.core.messages import QT_TRANSLATE_NOOP
 from app.core.server_key import key_for
 
 LIST_TIMEOUT_S = 15.0  # a model list is short: a server that sends none in this time is not answering
@@ -124,7 +125,10 @@ class RemoteEngine:
             supported, reason = thinking.supported, thinking.reason
             if source is None:
                 supported = True
-                reason = "the server does not show its chat template: the switch is sent as enable_thinking"
+                reason = QT_TRANSLATE_NOOP(
+                    "Core",
+                    "the server does not show its chat template: the switch is sent as enable_thinking",
+                )
             self._info = ModelInfo(
                 name=self.model,
                 path=self.model_ref,

@@ -13,6 +13,7 @@ import jinja2.ext
 from jinja2.sandbox import ImmutableSandboxedEnvironment
 
 from app.core.errors import ModelError
+from app.core.messages import QT_TRANSLATE_NOOP
 
 CHATML_TEMPLATE = (
     "{% for message in messages %}"
@@ -35,15 +36,25 @@ class ThinkingSupport:
 def thinking_support(template: str | None) -> ThinkingSupport:
     if template is None:
         return ThinkingSupport(
-            False, "the model has no chat template; Folio uses ChatML, which has no thinking switch"
+            False,
+            QT_TRANSLATE_NOOP(
+                "Core", "the model has no chat template; Folio uses ChatML, which has no thinking switch"
+            ),
         )
     if "enable_thinking" in template:
-        return ThinkingSupport(True, "the chat template has an enable_thinking switch")
+        return ThinkingSupport(
+            True, QT_TRANSLATE_NOOP("Core", "the chat template has an enable_thinking switch")
+        )
     if THINK_OPEN in template:
         return ThinkingSupport(
-            False, "the model always thinks (no enable_thinking switch); its thinking is shown apart"
+            False,
+            QT_TRANSLATE_NOOP(
+                "Core", "the model always thinks (no enable_thinking switch); its thinking is shown apart"
+            ),
         )
-    return ThinkingSupport(False, "the model's chat template has no thinking switch (enable_thinking)")
+    return ThinkingSupport(
+        False, QT_TRANSLATE_NOOP("Core", "the model's chat template has no thinking switch (enable_thinking)")
+    )
 
 
 def _tojson(
