@@ -18,7 +18,14 @@ from app.core.messages import CONTEXT as CORE_CONTEXT
 from app.core.messages import QT_TRANSLATE_NOOP
 from app.core.passage import Citation, Hit, SearchResult
 from app.core.server_key import load_server_key, save_server_key
-from app.core.ui_text import SOURCE_LANGUAGE, chosen_language, translations_dir
+from app.core.ui_text import (
+    CLI_TEXT,
+    SOURCE_LANGUAGE,
+    chosen_language,
+    error_message,
+    translate,
+    translations_dir,
+)
 
 if TYPE_CHECKING:  # loaded at first use (__getattr__ below): numpy, SQLAlchemy, FAISS stay unloaded
     from app.core.answering.checks import SentenceCheck
@@ -153,6 +160,7 @@ class FolioApi(Protocol):
 
 __all__ = [
     "CITE_MODES",
+    "CLI_TEXT",
     "CORE_CONTEXT",
     "EXIT_FAILED",
     "EXIT_OK",
@@ -202,6 +210,7 @@ __all__ = [
     "chat_models",
     "chosen_language",
     "default_model",
+    "error_message",
     "find_models",
     "format_names",
     "is_model_folder",
@@ -214,5 +223,6 @@ __all__ = [
     "replace_library",
     "save_server_key",
     "save_settings",
+    "translate",
     "translations_dir",
 ]

@@ -3,12 +3,14 @@
 from __future__ import annotations
 
 import os
-from collections.abc import Mapping
+from collections.abc import Callable, Mapping
 from functools import cache
 from pathlib import Path
 
 from app.core import paths
 from app.core.config import LANGUAGES
+from app.core.errors import FolioError
+from app.core.messages import CONTEXT
 
 SOURCE_LANGUAGE = "en"
 # POSIX order: LC_ALL overrides LC_MESSAGES, which overrides LANG (LANGUAGE is GNU's list, first).
@@ -86,3 +88,17 @@ CLI_TEXT = CliText()
 def translate(context: str, source: str) -> str:
     """`source` in the CLI's language; lupdate reads these calls into the .ts like Qt's translate."""
     return CLI_TEXT.translate(context, source)
+
+
+def error_message(error: BaseException, translate: Callable[[str, str], str]) -> str:
+    """A FolioError's message through `translate` (its marked template, with its values); any
+    other error's text as it is. The window passes Qt's translate, the CLI the one above."""
+    if not isinstance(error, FolioError):
+        return str(error)
+    template = translate(CONTEXT, error.template) if error.template else ""
+    if not error.values:
+        return template
+    try:
+        return template.format(*error.values)
+    except (IndexError, KeyError, ValueError):  # a translation that lost a placeholder: the English
+        return str(error)

@@ -207,7 +207,8 @@ class AnswerView(QFrame):
     def _set_fixed_texts(self) -> None:
         self.continue_button.setText(self.tr("Continue"))
         self.continue_button.setToolTip(self.tr("Let the model go on from where the answer was cut off"))
-        self.budget_link.setText(f'<a href="budget">{html.escape(self.tr("Token budget…"))}</a>')
+        budget = html.escape(self.tr("Token budget…"))  # outside the f-string: lupdate reads it
+        self.budget_link.setText(f'<a href="budget">{budget}</a>')
 
     def retranslate(self) -> None:
         """Every text of this answer in the current language; the answer's own words stay."""
@@ -315,7 +316,8 @@ class AnswerView(QFrame):
         invalid = self.state.invalid_citations
         rows: list[str] = []
         if citations or invalid:
-            rows.append(f"<b>{html.escape(self.tr('Sources'))}</b>")
+            sources = html.escape(self.tr("Sources"))
+            rows.append(f"<b>{sources}</b>")
             for citation in sorted(citations, key=lambda c: c.n):
                 rows.append(self._source_row(citation, "source"))
             not_a_passage = html.escape(self.tr("not one of the passages given to the model"))
@@ -324,7 +326,9 @@ class AnswerView(QFrame):
         elif self.state.passages_given and self.state.finish_reason != "cancelled":
             # nothing cited: say so, and still let the user check what the answer was based on
             rows.append(
-                f"<b>{html.escape(self.tr('No sources cited.'))}</b> "
+                "<b>"
+                + html.escape(self.tr("No sources cited."))
+                + "</b> "
                 + html.escape(self.tr("Passages given to the model:"))
             )
             for passage in self.state.passages_given:
@@ -345,7 +349,8 @@ class AnswerView(QFrame):
         n = citation.n
         found = ""
         if scheme == "source" and citation.source == "matched":
-            found = f' <span style="color:#666">({html.escape(self.tr("found by Folio"))})</span>'
+            by_folio = html.escape(self.tr("found by Folio"))
+            found = f' <span style="color:#666">({by_folio})</span>'
         return (
             f'<a href="{scheme}:{n}">[{n}] {html.escape(citation.document)}, {pages}</a>{found}'
             f' — <span style="color:#666">“{html.escape(snippet)}”</span>'

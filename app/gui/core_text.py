@@ -4,7 +4,7 @@ from __future__ import annotations
 
 from PySide6.QtCore import QCoreApplication
 
-from app.core.api import CORE_CONTEXT, FolioError
+from app.core.api import CORE_CONTEXT, error_message
 
 
 def core_text(text: str | None) -> str:
@@ -14,12 +14,4 @@ def core_text(text: str | None) -> str:
 
 def error_text(error: BaseException) -> str:
     """A FolioError's message translated (its template, with its values); any other error's text."""
-    if not isinstance(error, FolioError):
-        return str(error)
-    template = core_text(error.template)
-    if not error.values:
-        return template
-    try:
-        return template.format(*error.values)
-    except (IndexError, KeyError, ValueError):  # a translation that lost a placeholder: the English
-        return str(error)
+    return error_message(error, QCoreApplication.translate)

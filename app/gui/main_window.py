@@ -44,12 +44,13 @@ if TYPE_CHECKING:
 
 def document_filter() -> str:
     """The file dialog's filters, from the one list of readable formats (app/core/formats.py)."""
-    tr = QCoreApplication.translate
+    documents = QCoreApplication.translate("MainWindow", "Documents")  # lupdate reads no f-string
+    every_file = QCoreApplication.translate("MainWindow", "All files")
     return ";;".join(
         [
-            f"{tr('MainWindow', 'Documents')} ({all_patterns()})",
+            f"{documents} ({all_patterns()})",
             *(f"{f.name} ({name_patterns(f.suffixes)})" for f in FORMATS),
-            f"{tr('MainWindow', 'All files')} (*)",
+            f"{every_file} (*)",
         ]
     )
 
