@@ -23,6 +23,7 @@ from app.core.api import (
     FolioError,
     UsageError,
     error_message,
+    message_text,
     translate,
 )
 
@@ -216,7 +217,7 @@ def _print_report(report: IngestReport, as_json: bool, out: TextIO) -> int:
     else:
         for item in report.files:
             detail = (
-                translate("Core", item.error or "")
+                message_text(item.error or "", translate)
                 if item.status == "failed"
                 else translate("Cli", "{0} pages, {1} chunks").format(item.pages, item.chunks)
             )

@@ -26,6 +26,7 @@ from app.core.api import (
     FolioError,
     UsageError,
     error_message,
+    message_text,
     translate,
 )
 
@@ -155,7 +156,7 @@ def _print_plain_tail(answer: Answer, out: TextIO, err: TextIO) -> None:
     if answer.finish_reason in MARKS:
         out.write(translate("Cli", MARKS[answer.finish_reason]) + "\n")
     if answer.error:
-        err.write(_error_line(translate("Core", answer.error)))
+        err.write(_error_line(message_text(answer.error, translate)))
     verdict = translate("Cli", VERDICT_LINES.get(answer.verdict or "", ""))
     if verdict:
         out.write(f"\n{verdict}\n")
@@ -257,7 +258,7 @@ def run_ask(args: argparse.Namespace, folio: Folio, out: TextIO | None = None) -
     if args.json:
         out.write(json.dumps(answer.to_json(), ensure_ascii=False, indent=2) + "\n")
         if answer.error:
-            err.write(_error_line(translate("Core", answer.error)))
+            err.write(_error_line(message_text(answer.error, translate)))
     else:
         _print_plain_tail(answer, out, err)
     out.flush()

@@ -23,6 +23,7 @@ from app.core.ui_text import (
     SOURCE_LANGUAGE,
     chosen_language,
     error_message,
+    message_text,
     translate,
     translations_dir,
 )
@@ -218,6 +219,7 @@ __all__ = [
     "load_server_key",
     "load_settings",
     "marker_numbers",
+    "message_text",
     "name_patterns",
     "reindex_folder",
     "replace_library",

@@ -90,14 +90,28 @@ def translate(context: str, source: str) -> str:
     return CLI_TEXT.translate(context, source)
 
 
+def message_text(text: str, translate: Callable[[str, str], str]) -> str:
+    """A message the core marked ("Core" context) through `translate`; one that reads
+    "<marked message>: <detail>" (a reader's reason with a library's own words after it) gets its
+    marked head translated and its detail as it is; any other text as it is."""
+    if not text:
+        return text
+    translated = translate(CONTEXT, text)
+    if translated != text or ": " not in text:
+        return translated
+    head, detail = text.split(": ", 1)
+    shown = translate(CONTEXT, head)
+    return text if shown == head else f"{shown}：{detail}"
+
+
 def error_message(error: BaseException, translate: Callable[[str, str], str]) -> str:
     """A FolioError's message through `translate` (its marked template, with its values); any
     other error's text as it is. The window passes Qt's translate, the CLI the one above."""
     if not isinstance(error, FolioError):
         return str(error)
-    template = translate(CONTEXT, error.template) if error.template else ""
     if not error.values:
-        return template
+        return message_text(error.template, translate)
+    template = translate(CONTEXT, error.template)
     try:
         return template.format(*error.values)
     except (IndexError, KeyError, ValueError):  # a translation that lost a placeholder: the English

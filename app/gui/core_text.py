@@ -4,12 +4,13 @@ from __future__ import annotations
 
 from PySide6.QtCore import QCoreApplication
 
-from app.core.api import CORE_CONTEXT, error_message
+from app.core.api import error_message, message_text
 
 
 def core_text(text: str | None) -> str:
-    """A text the core marked with QT_TRANSLATE_NOOP("Core", ...), translated; others as they are."""
-    return QCoreApplication.translate(CORE_CONTEXT, text) if text else ""
+    """A text the core marked with QT_TRANSLATE_NOOP("Core", ...), translated (a marked head before
+    ": " too); others as they are."""
+    return message_text(text or "", QCoreApplication.translate)
 
 
 def error_text(error: BaseException) -> str:

@@ -786,6 +786,14 @@
         <translation>没有文字（空文件）</translation>
     </message>
     <message>
+        <source>not a readable HTML file</source>
+        <translation>无法读取的 HTML 文件</translation>
+    </message>
+    <message>
+        <source>no text (the page has no readable content)</source>
+        <translation>没有文字（网页中没有可读内容）</translation>
+    </message>
+    <message>
         <source>no text layer (scanned?); turn on OCR in Settings to read scanned pages</source>
         <translation>没有文本层（扫描件？）；请在设置中开启 OCR 来读取扫描页</translation>
     </message>
@@ -808,6 +816,62 @@
     <message>
         <source>--server needs --model NAME: the name of one of the server&apos;s models</source>
         <translation>--server 需要 --model NAME：服务器上某个模型的名称</translation>
+    </message>
+    <message>
+        <source>password protected (or an old binary .doc file saved as .docx)</source>
+        <translation>受密码保护（或是另存为 .docx 的旧式二进制 .doc 文件）</translation>
+    </message>
+    <message>
+        <source>not a readable DOCX</source>
+        <translation>无法读取的 DOCX 文件</translation>
+    </message>
+    <message>
+        <source>no text (the document is empty)</source>
+        <translation>没有文字（文档为空）</translation>
+    </message>
+    <message>
+        <source>not a readable EPUB</source>
+        <translation>无法读取的 EPUB 文件</translation>
+    </message>
+    <message>
+        <source>not a readable EPUB: its reading order (spine) is empty</source>
+        <translation>无法读取的 EPUB 文件：其阅读顺序（spine）为空</translation>
+    </message>
+    <message>
+        <source>password protected (DRM)</source>
+        <translation>受密码保护（DRM）</translation>
+    </message>
+    <message>
+        <source>no text (the book has no readable chapters)</source>
+        <translation>没有文字（这本书没有可读的章节）</translation>
+    </message>
+    <message>
+        <source>not a readable PDF: the file is empty</source>
+        <translation>无法读取的 PDF 文件：文件为空</translation>
+    </message>
+    <message>
+        <source>not a readable PDF: no PDF header (not a PDF file)</source>
+        <translation>无法读取的 PDF 文件：没有 PDF 文件头（不是 PDF 文件）</translation>
+    </message>
+    <message>
+        <source>password protected (unsupported encryption)</source>
+        <translation>受密码保护（不支持的加密方式）</translation>
+    </message>
+    <message>
+        <source>password protected</source>
+        <translation>受密码保护</translation>
+    </message>
+    <message>
+        <source>not a readable PDF</source>
+        <translation>无法读取的 PDF 文件</translation>
+    </message>
+    <message>
+        <source>not a readable PDF: it has no pages</source>
+        <translation>无法读取的 PDF 文件：没有任何页面</translation>
+    </message>
+    <message>
+        <source>not a readable text file: unknown text encoding</source>
+        <translation>无法读取的文本文件：未知的文本编码</translation>
     </message>
 </context>
 <context>

@@ -7,7 +7,7 @@ import pytest
 
 from app.core.config import Settings
 from app.core.errors import UsageError
-from app.core.ui_text import catalog, chosen_language, error_message, locale_language
+from app.core.ui_text import catalog, chosen_language, error_message, locale_language, message_text
 
 
 @pytest.mark.parametrize(
@@ -62,3 +62,16 @@ def test_a_marked_error_is_translated_with_its_values() -> None:
     assert str(templated) == "no chat with id 7"
     assert error_message(templated, translate) == "没有 ID 为 7 的对话"
     assert error_message(ValueError("plain"), translate) == "plain"  # not a FolioError: as it is
+
+
+def test_a_readers_reason_is_translated_by_its_marked_head() -> None:
+    chinese = catalog("zh_CN")
+
+    def translate(context: str, source: str) -> str:
+        return chinese.get((context, source)) or source
+
+    assert message_text("password protected", translate) == "受密码保护"
+    detail = "not a readable PDF: startxref not found"  # the marked head, then pypdf's own words
+    assert message_text(detail, translate) == "无法读取的 PDF 文件：startxref not found"
+    assert message_text("something: unmarked", translate) == "something: unmarked"
+    assert message_text("", translate) == ""
