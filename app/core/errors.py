@@ -37,8 +37,8 @@ class ServerError(ModelError):
     """A chat server could not answer: `kind` says why (unreachable, tls, auth, model, busy,
     loading, context, protocol, dropped, http), so callers never read the message to decide."""
 
-    def __init__(self, kind: str, message: str, status: int | None = None) -> None:
-        super().__init__(message)
+    def __init__(self, kind: str, message: str, *values: object, status: int | None = None) -> None:
+        super().__init__(message, *values)
         self.kind = kind
         self.status = status
 

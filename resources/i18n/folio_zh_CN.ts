@@ -758,6 +758,14 @@
         <translation>服务器不公开其对话模板：开关会以 enable_thinking 发送</translation>
     </message>
     <message>
+        <source>the server at {0} has no model {1!r} (it offers: {2})</source>
+        <translation>位于 {0} 的服务器没有模型 {1!r}（它提供：{2}）</translation>
+    </message>
+    <message>
+        <source>the server at {0} sent no model list</source>
+        <translation>位于 {0} 的服务器没有返回模型列表</translation>
+    </message>
+    <message>
         <source>the model has no chat template; Folio uses ChatML, which has no thinking switch</source>
         <translation>该模型没有对话模板；Folio 使用 ChatML，它没有思考开关</translation>
     </message>
@@ -872,6 +880,86 @@
     <message>
         <source>not a readable text file: unknown text encoding</source>
         <translation>无法读取的文本文件：未知的文本编码</translation>
+    </message>
+    <message>
+        <source>the secure connection to {0} failed: {1}</source>
+        <translation>与 {0} 的安全连接失败：{1}</translation>
+    </message>
+    <message>
+        <source>the server at {0} did not reply in time</source>
+        <translation>位于 {0} 的服务器没有及时响应</translation>
+    </message>
+    <message>
+        <source>cannot reach the server at {0} ({1}): is it running?</source>
+        <translation>无法连接位于 {0} 的服务器（{1}）：它在运行吗？</translation>
+    </message>
+    <message>
+        <source>the server at {0} closed the connection mid-reply</source>
+        <translation>位于 {0} 的服务器在回复中途关闭了连接</translation>
+    </message>
+    <message>
+        <source>the server at {0} sent a reply to {1} that is not JSON: {2}</source>
+        <translation>位于 {0} 的服务器对 {1} 的回复不是 JSON：{2}</translation>
+    </message>
+    <message>
+        <source>the server at {0} did not stream its answer ({1}): {2}</source>
+        <translation>位于 {0} 的服务器没有以流式方式返回回答（{1}）：{2}</translation>
+    </message>
+    <message>
+        <source>the connection to the server at {0} broke off mid-answer</source>
+        <translation>与位于 {0} 的服务器的连接在回答中途断开</translation>
+    </message>
+    <message>
+        <source>the server at {0} sent a stream that is not server-sent events: {1}</source>
+        <translation>位于 {0} 的服务器发送的流不是服务器推送事件（SSE）：{1}</translation>
+    </message>
+    <message>
+        <source>the server at {0} sent an event that is not JSON: {1}</source>
+        <translation>位于 {0} 的服务器发送的事件不是 JSON：{1}</translation>
+    </message>
+    <message>
+        <source>the server at {0} sent an event that is not an object</source>
+        <translation>位于 {0} 的服务器发送的事件不是对象</translation>
+    </message>
+    <message>
+        <source>the server at {0} refused the API key (HTTP {1}){2}</source>
+        <translation>位于 {0} 的服务器拒绝了 API 密钥（HTTP {1}）{2}</translation>
+    </message>
+    <message>
+        <source>the server at {0} does not serve this model (HTTP 404){1}</source>
+        <translation>位于 {0} 的服务器不提供这个模型（HTTP 404）{1}</translation>
+    </message>
+    <message>
+        <source>the server at {0} has no {1} (HTTP 404){2}</source>
+        <translation>位于 {0} 的服务器没有 {1}（HTTP 404）{2}</translation>
+    </message>
+    <message>
+        <source>the server at {0} is busy (HTTP 429): try again shortly{1}</source>
+        <translation>位于 {0} 的服务器正忙（HTTP 429）：请稍后再试{1}</translation>
+    </message>
+    <message>
+        <source>the server at {0} is loading its model or busy (HTTP 503): try again shortly{1}</source>
+        <translation>位于 {0} 的服务器正在加载模型或正忙（HTTP 503）：请稍后再试{1}</translation>
+    </message>
+    <message>
+        <source>the prompt does not fit the server&apos;s context{0}</source>
+        <translation>提示词超出了服务器的上下文{0}</translation>
+    </message>
+    <message>
+        <source>the server at {0} answered HTTP {1} to {2}{3}</source>
+        <translation>位于 {0} 的服务器对 {2} 返回了 HTTP {1}{3}</translation>
+    </message>
+    <message>
+        <source>the server stopped the answer: {0}</source>
+        <translation>服务器中止了回答：{0}</translation>
+    </message>
+    <message>
+        <source>the server at {0} offers no tokenizer</source>
+        <translation>位于 {0} 的服务器不提供分词器</translation>
+    </message>
+    <message>
+        <source>the tokenizer of the server at {0} sent no token list</source>
+        <translation>位于 {0} 的服务器的分词器没有返回 token 列表</translation>
     </message>
 </context>
 <context>

@@ -154,7 +154,11 @@ class RemoteEngine:
                 return item
         offered = ", ".join(str(item.get("id")) for item in entries) or "none"
         raise ServerError(
-            "model", f"the server at {self.base_url} has no model {self.model!r} (it offers: {offered})"
+            "model",
+            QT_TRANSLATE_NOOP("Core", "the server at {0} has no model {1!r} (it offers: {2})"),
+            self.base_url,
+            self.model,
+            offered,
         )
 
     def _props(self) -> dict[str, Any]:
@@ -283,7 +287,9 @@ def model_entries(conn: ServerConnection) -> list[dict[str, Any]]:
     reply = conn.get_json("/v1/models")
     data = reply.get("data") if isinstance(reply, dict) else None
     if not isinstance(data, list):
-        raise ServerError("protocol", f"the server at {conn.url} sent no model list")
+        raise ServerError(
+            "protocol", QT_TRANSLATE_NOOP("Core", "the server at {0} sent no model list"), conn.url
+        )
     return [item for item in data if isinstance(item, dict) and item.get("id")]
 
 
