@@ -78,6 +78,29 @@ def _common_options() -> argparse.ArgumentParser:
     return parser
 
 
+class _HelpFormatter(argparse.HelpFormatter):
+    """argparse's own words in the CLI's language (argparse has no translation of its own here)."""
+
+    def add_usage(self, usage: Any, actions: Any, groups: Any, prefix: str | None = None) -> None:
+        super().add_usage(usage, actions, groups, prefix or translate("Cli", "usage: "))
+
+
+def _in_language(parser: argparse.ArgumentParser) -> argparse.ArgumentParser:
+    """The parser and its subcommands' parsers with argparse's titles and -h help translated."""
+    parsers = [parser]
+    for action in parser._actions:
+        if isinstance(action, argparse._SubParsersAction):
+            parsers += list(action.choices.values())
+    for each in parsers:
+        each.formatter_class = _HelpFormatter
+        each._positionals.title = translate("Cli", "positional arguments")
+        each._optionals.title = translate("Cli", "options")
+        for action in each._actions:
+            if isinstance(action, argparse._HelpAction):
+                action.help = translate("Cli", "show this help message and exit")
+    return parser
+
+
 def build_parser() -> argparse.ArgumentParser:
     parser = argparse.ArgumentParser(
         prog="folio", description=translate("Cli", "Ask questions about your own documents, offline.")
@@ -157,7 +180,7 @@ def build_parser() -> argparse.ArgumentParser:
             IDLE_MINUTES
         ),
     )
-    return parser
+    return _in_language(parser)
 
 
 @contextlib.contextmanager

@@ -335,6 +335,22 @@
         <translation>即使该文档库有 `folio serve` 在运行，也在本进程中执行</translation>
     </message>
     <message>
+        <source>usage: </source>
+        <translation>用法：</translation>
+    </message>
+    <message>
+        <source>positional arguments</source>
+        <translation>位置参数</translation>
+    </message>
+    <message>
+        <source>options</source>
+        <translation>选项</translation>
+    </message>
+    <message>
+        <source>show this help message and exit</source>
+        <translation>显示此帮助信息并退出</translation>
+    </message>
+    <message>
         <source>Ask questions about your own documents, offline.</source>
         <translation>离线就你自己的文档提问。</translation>
     </message>
