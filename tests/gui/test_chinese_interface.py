@@ -13,7 +13,6 @@ from app.core.api import SOURCE_LANGUAGE, translations_dir
 from app.core.config import Settings
 from app.core.passage import Citation
 from app.core.ui_text import catalog
-from app.gui.language import Translations
 from app.gui.main_window import MainWindow
 from app.gui.settings_dialog import SettingsDialog
 from tests.gui.conftest import WindowFactory
@@ -32,11 +31,15 @@ def built_translation() -> None:
     )
 
 
-@pytest.fixture(autouse=True)
-def english_afterwards(qapp: object) -> Iterator[None]:
-    """A window's translators die with it; make sure no test leaves Chinese installed for the next."""
-    yield
-    Translations().use(SOURCE_LANGUAGE)
+@pytest.fixture
+def shown() -> Iterator[list[MainWindow]]:
+    """The windows a test shows in Chinese; English again afterwards, even when the test fails,
+    so no later test finds Chinese translators installed."""
+    windows: list[MainWindow] = []
+    yield windows
+    for window in windows:
+        if window.translations is not None:
+            window.translations.use(SOURCE_LANGUAGE)
 
 
 def untranslated_sources() -> set[str]:
@@ -74,9 +77,12 @@ def assert_all_chinese(window: QWidget) -> None:
     assert left == [], f"shown in English: {left}"
 
 
-def answered_window(qtbot: QtBot, make_window: WindowFactory, language: str) -> MainWindow:
+def answered_window(
+    qtbot: QtBot, make_window: WindowFactory, shown: list[MainWindow], language: str
+) -> MainWindow:
     answerer = FakeAnswerer(["The inverter ", "restarts [1]."], hits=[])
     window = make_window(fake_factory(answerer), Settings(language=language))
+    shown.append(window)
     qtbot.waitUntil(lambda: window.app.model_info is not None, timeout=10_000)
     state = window.chat.ask("How do I restart the inverter?")
     assert state is not None
@@ -87,8 +93,10 @@ def answered_window(qtbot: QtBot, make_window: WindowFactory, language: str) -> 
     return window
 
 
-def test_the_window_in_chinese_shows_chinese_texts(qtbot: QtBot, make_window: WindowFactory) -> None:
-    window = answered_window(qtbot, make_window, "zh_CN")
+def test_the_window_in_chinese_shows_chinese_texts(
+    qtbot: QtBot, make_window: WindowFactory, shown: list[MainWindow]
+) -> None:
+    window = answered_window(qtbot, make_window, shown, "zh_CN")
     assert window.translations is not None and window.translations.loaded
     assert [window.tabs.tabText(i) for i in range(2)] == ["文档库", "对话"]
     assert [a.text() for a in window.menuBar().actions()] == ["文件(&F)", "对话(&C)", "帮助(&H)"]
@@ -103,8 +111,11 @@ def test_the_window_in_chinese_shows_chinese_texts(qtbot: QtBot, make_window: Wi
     assert_all_chinese(window)
 
 
-def test_every_settings_tab_is_in_chinese(qtbot: QtBot, make_window: WindowFactory) -> None:
+def test_every_settings_tab_is_in_chinese(
+    qtbot: QtBot, make_window: WindowFactory, shown: list[MainWindow]
+) -> None:
     window = make_window(fake_factory(FakeAnswerer(["ok"])), Settings(language="zh_CN"))
+    shown.append(window)
     dialog = SettingsDialog(window.app.settings, None, window)
     qtbot.addWidget(dialog)
     dialog.show()
@@ -126,9 +137,9 @@ def test_the_language_setting_is_saved_from_the_dialog(qtbot: QtBot) -> None:
 
 
 def test_switching_language_keeps_the_chat_and_retranslates_it(
-    qtbot: QtBot, make_window: WindowFactory
+    qtbot: QtBot, make_window: WindowFactory, shown: list[MainWindow]
 ) -> None:
-    window = answered_window(qtbot, make_window, "en")
+    window = answered_window(qtbot, make_window, shown, "en")
     view = window.transcript.answer_views[0]
     answer_text = view.body.toPlainText()
     question_labels = [label.text() for label in window.transcript.findChildren(QLabel, "question")]
