@@ -49,7 +49,7 @@ def document_filter() -> str:
     return ";;".join(
         [
             f"{documents} ({all_patterns()})",
-            *(f"{f.name} ({name_patterns(f.suffixes)})" for f in FORMATS),
+            *(f"{core_text(f.name)} ({name_patterns(f.suffixes)})" for f in FORMATS),
             f"{every_file} (*)",
         ]
     )

@@ -5,9 +5,10 @@ from __future__ import annotations
 from PySide6.QtCore import QEvent, Qt, Signal
 from PySide6.QtWidgets import QLabel, QScrollArea, QVBoxLayout, QWidget
 
-from app.core.api import format_names
+from app.core.api import FORMATS
 from app.gui.answer_state import AnswerState
 from app.gui.answer_view import AnswerView, QuestionView
+from app.gui.core_text import core_text
 from app.gui.language import is_language_change
 
 
@@ -50,8 +51,13 @@ class Transcript(QScrollArea):
                 " (Ctrl+O). Then ask a question below.</p>"
                 "<p>Folio reads %1 files.</p>"
                 "<p>Answers cite their sources as [1], [2]… — click one to open the page.</p>"
-            ).replace("%1", format_names())
+            ).replace("%1", self.format_names())
         )
+
+    def format_names(self) -> str:
+        """'PDF, Word, … and text' in the window's language (app/core/formats.py's list)."""
+        names = [core_text(f.name) for f in FORMATS]
+        return self.tr("{0} and {1}").format(self.tr(", ").join(names[:-1]), names[-1])
 
     def changeEvent(self, event: QEvent) -> None:
         if is_language_change(event):

@@ -977,6 +977,10 @@
         <source>the tokenizer of the server at {0} sent no token list</source>
         <translation>位于 {0} 的服务器的分词器没有返回 token 列表</translation>
     </message>
+    <message>
+        <source>text</source>
+        <translation>文本</translation>
+    </message>
 </context>
 <context>
     <name>ErrorReporter</name>
@@ -2021,7 +2025,15 @@ Choose another model file (GGUF).</source>
     <name>Transcript</name>
     <message>
         <source>&lt;h2&gt;Ask your documents&lt;/h2&gt;&lt;p&gt;Drop files (or whole folders) anywhere on this window, or use &lt;b&gt;Add documents…&lt;/b&gt; (Ctrl+O). Then ask a question below.&lt;/p&gt;&lt;p&gt;Folio reads %1 files.&lt;/p&gt;&lt;p&gt;Answers cite their sources as [1], [2]… — click one to open the page.&lt;/p&gt;</source>
-        <translation>&lt;h2&gt;向你的文档提问&lt;/h2&gt;&lt;p&gt;把文件（或整个文件夹）拖到窗口任意位置，或使用&lt;b&gt;添加文档…&lt;/b&gt;（Ctrl+O），然后在下方提问。&lt;/p&gt;&lt;p&gt;Folio 可读取 %1 文件。&lt;/p&gt;&lt;p&gt;回答会以 [1]、[2]… 标注来源，点击即可打开对应页面。&lt;/p&gt;</translation>
+        <translation>&lt;h2&gt;向你的文档提问&lt;/h2&gt;&lt;p&gt;把文件（或整个文件夹）拖到窗口任意位置，或使用&lt;b&gt;添加文档…&lt;/b&gt;（Ctrl+O），然后在下方提问。&lt;/p&gt;&lt;p&gt;Folio 可读取的文件格式：%1。&lt;/p&gt;&lt;p&gt;回答会以 [1]、[2]… 标注来源，点击即可打开对应页面。&lt;/p&gt;</translation>
+    </message>
+    <message>
+        <source>{0} and {1}</source>
+        <translation>{0} 和 {1}</translation>
+    </message>
+    <message>
+        <source>, </source>
+        <translation>、</translation>
     </message>
 </context>
 </TS>
