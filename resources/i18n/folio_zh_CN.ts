@@ -818,6 +818,10 @@
         <translation>不是普通文件</translation>
     </message>
     <message>
+        <source>cannot read the file</source>
+        <translation>无法读取文件</translation>
+    </message>
+    <message>
         <source>no text (empty file)</source>
         <translation>没有文字（空文件）</translation>
     </message>

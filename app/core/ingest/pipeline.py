@@ -231,7 +231,12 @@ class Ingester:
             size = path.stat().st_size
             digest = sha256_of(path)
         except OSError as exc:
-            return FileResult(str(path), name, "failed", error=f"cannot read the file: {exc.strerror or exc}")
+            return FileResult(
+                str(path),
+                name,
+                "failed",
+                error=QT_TRANSLATE_NOOP("Core", "cannot read the file") + f": {exc.strerror or exc}",
+            )
         existing = self.store.document_by_path(str(path))
         if existing is not None and existing.sha256 == digest and not reread:
             return _unchanged(path, existing)
