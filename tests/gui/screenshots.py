@@ -122,8 +122,10 @@ def main(out: Path, language: str = "en") -> int:
         if document.name.startswith("annual-report"):
             window.app.remove_document(document.id)
     wait_for(lambda: window.library.model.rowCount() == 2, 60_000)
-    asked = (QUESTIONS_ZH + QUESTIONS) if language == "zh_CN" else QUESTIONS
-    attempts = [(question, seed) for seed in (42, 7) for question in asked]
+    if language == "zh_CN":  # the Chinese questions, then the English one known to be cited
+        attempts = [(question, 42) for question in (*QUESTIONS_ZH, QUESTION)]
+    else:
+        attempts = [(question, seed) for seed in (42, 7) for question in QUESTIONS]
     for question, seed in attempts:
         if window.app.settings.seed != seed:
             window.app.apply_settings(window.app.settings.replace(seed=seed))
