@@ -12,9 +12,9 @@ from collections.abc import Callable, Iterator
 from pathlib import Path
 from typing import TYPE_CHECKING, Any, TextIO
 
+from app.cli_text import error_line, in_language, use_language
 from app.core import paths
 from app.core.api import (
-    CLI_TEXT,
     EXIT_FAILED,
     EXIT_OK,
     EXIT_USAGE,
@@ -22,7 +22,6 @@ from app.core.api import (
     Cancelled,
     FolioError,
     UsageError,
-    error_message,
     message_text,
     translate,
 )
@@ -39,23 +38,6 @@ FILE_STATUS = {
     "unchanged": QT_TRANSLATE_NOOP("Cli", "unchanged"),
     "failed": QT_TRANSLATE_NOOP("Cli", "failed"),
 }
-
-
-def error_line(error: BaseException) -> str:
-    """An error's message in the CLI's language (the core's marked messages are translated)."""
-    return error_message(error, translate)
-
-
-def use_language() -> None:
-    """The CLI's language: the settings' choice, else the locale (LANGUAGE, LC_ALL, LC_MESSAGES, LANG).
-    A settings file that cannot be read is reported by the command that reads it."""
-    from app.core.api import load_settings
-
-    try:
-        setting = load_settings().language
-    except FolioError:
-        setting = "system"
-    CLI_TEXT.use(setting)
 
 
 def _common_options() -> argparse.ArgumentParser:
@@ -75,29 +57,6 @@ def _common_options() -> argparse.ArgumentParser:
         action="store_true",
         help=translate("Cli", "run in this process even when `folio serve` runs for the library"),
     )
-    return parser
-
-
-class _HelpFormatter(argparse.HelpFormatter):
-    """argparse's own words in the CLI's language (argparse has no translation of its own here)."""
-
-    def add_usage(self, usage: Any, actions: Any, groups: Any, prefix: str | None = None) -> None:
-        super().add_usage(usage, actions, groups, prefix or translate("Cli", "usage: "))
-
-
-def _in_language(parser: argparse.ArgumentParser) -> argparse.ArgumentParser:
-    """The parser and its subcommands' parsers with argparse's titles and -h help translated."""
-    parsers = [parser]
-    for action in parser._actions:
-        if isinstance(action, argparse._SubParsersAction):
-            parsers += list(action.choices.values())
-    for each in parsers:
-        each.formatter_class = _HelpFormatter
-        each._positionals.title = translate("Cli", "positional arguments")
-        each._optionals.title = translate("Cli", "options")
-        for action in each._actions:
-            if isinstance(action, argparse._HelpAction):
-                action.help = translate("Cli", "show this help message and exit")
     return parser
 
 
@@ -180,7 +139,7 @@ def build_parser() -> argparse.ArgumentParser:
             IDLE_MINUTES
         ),
     )
-    return _in_language(parser)
+    return in_language(parser)
 
 
 @contextlib.contextmanager
