@@ -348,8 +348,7 @@ def run_in_process(argv: list[str], served: Folio | None = None) -> int:
 
     logging.basicConfig(stream=sys.stderr, level=logging.WARNING, format="folio: %(message)s")
     logging.getLogger("pypdf").setLevel(logging.ERROR)
-    if served is None:  # `folio serve` set its language when it started
-        use_language()
+    use_language(served.settings.language if served is not None else None)
     parser = build_parser()
     args = parser.parse_args(argv)
     if args.self_test:

@@ -13,15 +13,17 @@ def error_line(error: BaseException) -> str:
     return error_message(error, translate)
 
 
-def use_language() -> None:
-    """The CLI's language: the settings' choice, else the locale (LANGUAGE, LC_ALL, LC_MESSAGES, LANG).
-    A settings file that cannot be read is reported by the command that reads it."""
-    from app.core.api import load_settings
+def use_language(setting: str | None = None) -> None:
+    """The CLI's language: `setting` (a running `folio serve`'s), else the settings file's choice,
+    else the locale (LANGUAGE, LC_ALL, LC_MESSAGES, LANG). A settings file that cannot be read is
+    reported by the command that reads it."""
+    if setting is None:
+        from app.core.api import load_settings
 
-    try:
-        setting = load_settings().language
-    except FolioError:
-        setting = "system"
+        try:
+            setting = load_settings().language
+        except FolioError:
+            setting = "system"
     CLI_TEXT.use(setting)
 
 

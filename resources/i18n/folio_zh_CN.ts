@@ -618,6 +618,14 @@
         <source>the answer ended without a result</source>
         <translation>回答结束了，但没有结果</translation>
     </message>
+    <message>
+        <source>the service stopped before finishing this call</source>
+        <translation>服务在完成这次调用之前停止了</translation>
+    </message>
+    <message>
+        <source>lost the connection to the service: {0}</source>
+        <translation>与服务的连接中断：{0}</translation>
+    </message>
 </context>
 <context>
     <name>Core</name>
