@@ -66,7 +66,8 @@ def forward(argv: Sequence[str], out: TextIO | None = None, err: TextIO | None =
                 if line is None:
                     if not started:
                         return None  # the service closed before doing anything: run in-process
-                    print("folio: " + translate("Cli", "the service stopped before finishing this call"), file=err)
+                    stopped = translate("Cli", "the service stopped before finishing this call")
+                    print(f"folio: {stopped}", file=err)
                     return 1
                 message = json.loads(line)
                 if "fallback" in message:
