@@ -83,7 +83,7 @@ def final_readout(state: AnswerState) -> str:
     if isinstance(source, str) and source in FIGURES_TEXT:  # a server's answer: whose counts these are
         parts.append(_tr(FIGURES_TEXT[source]))
     reason = state.finish_reason
-    parts.append(_tr(FINISH_TEXT.get(reason, reason or "unknown")))
+    parts.append(_tr(FINISH_TEXT.get(reason, reason or QT_TRANSLATE_NOOP("Readout", "unknown"))))
     return " · ".join(parts)
 
 

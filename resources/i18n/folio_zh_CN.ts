@@ -1625,6 +1625,10 @@
         <translation>{0} 个 token（其中思考 {1} 个）</translation>
     </message>
     <message>
+        <source>unknown</source>
+        <translation>未知</translation>
+    </message>
+    <message>
         <source>queue</source>
         <translation>排队</translation>
     </message>
