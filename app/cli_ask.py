@@ -135,7 +135,9 @@ def format_metrics_line(answer: Answer) -> str:
     """`ttft 412 ms · 38.2 tok/s · 96 tokens · stop`."""
     m = answer.metrics
     ttft = translate("Cli", "ttft {0:.0f} ms").format(m.ttft_ms) if m.ttft_ms is not None else "ttft –"
-    rate = f"{m.tokens_per_s:.1f} tok/s" if m.tokens_per_s is not None else "– tok/s"
+    rate = (
+        translate("Cli", "{0:.1f} tok/s").format(m.tokens_per_s) if m.tokens_per_s is not None else "– tok/s"
+    )
     source = "" if m.counts_from == "engine" else f" ({m.counts_from})"
     tokens = translate("Cli", "{0} tokens").format(m.completion_tokens)
     return f"{ttft} · {rate} · {tokens}{source} · {answer.finish_reason}"

@@ -559,6 +559,10 @@
         <translation>首字延迟 {0:.0f} 毫秒</translation>
     </message>
     <message>
+        <source>{0:.1f} tok/s</source>
+        <translation>{0:.1f} token/秒</translation>
+    </message>
+    <message>
         <source>{0} tokens</source>
         <translation>{0} 个 token</translation>
     </message>
