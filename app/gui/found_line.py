@@ -45,7 +45,8 @@ class FoundLine(QLabel):
                 else self.tr("pp. {0}–{1}").format(c.page, c.page_end)
             )
             where = self.tr("Found on {0} {1}").format(c.document, place)
-            rows.append(f'<a href="found:{index}">{html.escape(where)}</a>: “{html.escape(item.sentence)}”')
+            link = f'<a href="found:{index}">{html.escape(where)}</a>'
+            rows.append(self.tr("{0}: “{1}”").format(link, html.escape(item.sentence)))
         self.setText("<br>".join(rows))
 
     def _link(self, link: str) -> None:

@@ -1122,6 +1122,10 @@
         <source>Found on {0} {1}</source>
         <translation>出处：{0} {1}</translation>
     </message>
+    <message>
+        <source>{0}: “{1}”</source>
+        <translation>{0}：“{1}”</translation>
+    </message>
 </context>
 <context>
     <name>FoundModelsView</name>
