@@ -274,9 +274,9 @@ def cmd_verify(args: argparse.Namespace, folio: Folio, out: TextIO) -> int:
         )
         print(f"{state}: {counts}", file=out)
         for problem in report.problems:
-            print("  " + translate("Cli", "problem: {0}").format(problem), file=out)
+            print("  " + translate("Cli", "problem: {0}").format(message_text(problem, translate)), file=out)
         for fix in report.repaired:
-            print("  " + translate("Cli", "repaired: {0}").format(fix), file=out)
+            print("  " + translate("Cli", "repaired: {0}").format(message_text(fix, translate)), file=out)
     return EXIT_OK if report.ok else EXIT_FAILED
 
 

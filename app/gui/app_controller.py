@@ -10,7 +10,7 @@ from typing import TYPE_CHECKING, Any
 from PySide6.QtCore import QObject, Signal
 
 from app.core.api import FolioError, Settings, replace_library, save_settings
-from app.gui.core_text import error_text
+from app.gui.core_text import core_text, error_text
 from app.gui.errors import ErrorReporter
 from app.gui.i18n import QT_TRANSLATE_NOOP
 from app.gui.tasks import Resource, TaskContext, TaskRunner
@@ -140,7 +140,7 @@ class AppController(QObject):
         self._status_ready()
         folio = self.folio
         for notice in folio.notices if folio is not None else []:  # e.g. a damaged index rebuilt
-            self.startup_problem.emit("index", notice)
+            self.startup_problem.emit("index", core_text(notice))
         self.embedder_warm.emit()
 
     def _on_warm_failed(self, error: BaseException, details: str) -> None:

@@ -1085,6 +1085,26 @@
         <source>no document with id {0}</source>
         <translation>没有 ID 为 {0} 的文档</translation>
     </message>
+    <message>
+        <source>vector index unreadable</source>
+        <translation>向量索引无法读取</translation>
+    </message>
+    <message>
+        <source>vector index file is missing</source>
+        <translation>缺少向量索引文件</translation>
+    </message>
+    <message>
+        <source>vector index disagrees with the store</source>
+        <translation>向量索引与存储不一致</translation>
+    </message>
+    <message>
+        <source>keyword tables rebuilt</source>
+        <translation>已重建关键词表</translation>
+    </message>
+    <message>
+        <source>vector index rebuilt from the store</source>
+        <translation>已根据存储重建向量索引</translation>
+    </message>
 </context>
 <context>
     <name>ErrorReporter</name>
