@@ -6,9 +6,9 @@ STAMP := $(VENV)/.folio-setup
 export HF_HUB_OFFLINE := 1
 export TRANSFORMERS_OFFLINE := 1
 
-.PHONY: setup system-libs run test lint models fonts package screenshots clean bench
+.PHONY: setup system-libs run test lint models fonts translations package screenshots clean bench
 
-setup: $(STAMP) system-libs models fonts
+setup: $(STAMP) system-libs models fonts translations
 
 $(BIN)/python:
 	$(PYTHON) -m venv $(VENV)
@@ -36,6 +36,12 @@ models: $(STAMP)
 # system's fonts-wqy-microhei or `apt-get download` (no root); a warning, not a stop, when neither works.
 fonts: $(STAMP)
 	$(BIN)/python packaging/cjk_font.py fonts
+
+# The interface translations: resources/i18n/folio_<lang>.qm built from the .ts sources in the repo
+# (pyside6-lrelease of the venv). After adding strings, `$(BIN)/python packaging/translations.py update`
+# puts them into the .ts to translate (README, "Chinese interface").
+translations: $(STAMP)
+	$(BIN)/python packaging/translations.py release
 
 run: setup
 	$(BIN)/python -m app

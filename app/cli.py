@@ -13,14 +13,32 @@ from pathlib import Path
 from typing import TYPE_CHECKING, Any, TextIO
 
 from app.cli_folders import folder_commands
+from app.cli_text import error_line, in_language, use_language
 from app.core import paths
-from app.core.api import EXIT_FAILED, EXIT_OK, EXIT_USAGE, Cancelled, FolioError, UsageError
+from app.core.api import (
+    EXIT_FAILED,
+    EXIT_OK,
+    EXIT_USAGE,
+    QT_TRANSLATE_NOOP,
+    Cancelled,
+    FolioError,
+    UsageError,
+    message_text,
+    translate,
+)
 
 if TYPE_CHECKING:  # imported when a command runs: `folio documents` never loads torch or llama.cpp
     from app.core.api import IngestProgress, IngestReport
     from app.core.qa import Folio
 
 IDLE_MINUTES = 15.0
+# what happened to each file of an ingest (FileResult.status), as the human-readable report says it
+FILE_STATUS = {
+    "added": QT_TRANSLATE_NOOP("Cli", "added"),
+    "updated": QT_TRANSLATE_NOOP("Cli", "updated"),
+    "unchanged": QT_TRANSLATE_NOOP("Cli", "unchanged"),
+    "failed": QT_TRANSLATE_NOOP("Cli", "failed"),
+}
 
 
 def _common_options() -> argparse.ArgumentParser:
@@ -30,58 +48,75 @@ def _common_options() -> argparse.ArgumentParser:
         "--library",
         type=Path,
         default=None,
-        help="library folder (default: FOLIO_LIBRARY or the app-data dir)",
+        help=translate("Cli", "library folder (default: FOLIO_LIBRARY or the app-data dir)"),
     )
-    parser.add_argument("--json", action="store_true", help="print one JSON document on stdout")
+    parser.add_argument(
+        "--json", action="store_true", help=translate("Cli", "print one JSON document on stdout")
+    )
     parser.add_argument(
         "--no-server",
         action="store_true",
-        help="run in this process even when `folio serve` runs for the library",
+        help=translate("Cli", "run in this process even when `folio serve` runs for the library"),
     )
     return parser
 
 
 def build_parser() -> argparse.ArgumentParser:
     parser = argparse.ArgumentParser(
-        prog="folio", description="Ask questions about your own documents, offline."
+        prog="folio", description=translate("Cli", "Ask questions about your own documents, offline.")
     )
     parser.add_argument(
         "--self-test",
         action="store_true",
-        help="ingest the bundled sample, search it and answer with the bundled model; exit 0 when all works",
+        help=translate(
+            "Cli",
+            "ingest the bundled sample, search it and answer with the bundled model; exit 0 when all works",
+        ),
     )
     sub = parser.add_subparsers(dest="command", metavar="COMMAND")
     common = [_common_options()]
 
-    ingest = sub.add_parser("ingest", parents=common, help="add or update files and folders (recursive)")
+    ingest = sub.add_parser(
+        "ingest", parents=common, help=translate("Cli", "add or update files and folders (recursive)")
+    )
     ingest.add_argument("paths", nargs="+", type=Path, metavar="PATH")
 
-    search = sub.add_parser("search", parents=common, help="find the passages that match a question")
+    search = sub.add_parser(
+        "search", parents=common, help=translate("Cli", "find the passages that match a question")
+    )
     search.add_argument("question")
-    search.add_argument("-k", type=int, default=None, help="number of passages (default: settings)")
+    search.add_argument(
+        "-k", type=int, default=None, help=translate("Cli", "number of passages (default: settings)")
+    )
 
-    sub.add_parser("documents", parents=common, help="list the documents in the library")
+    sub.add_parser("documents", parents=common, help=translate("Cli", "list the documents in the library"))
 
-    remove = sub.add_parser("remove", parents=common, help="remove a document (by name, path or id)")
+    remove = sub.add_parser(
+        "remove", parents=common, help=translate("Cli", "remove a document (by name, path or id)")
+    )
     remove.add_argument("document")
 
     verify = sub.add_parser(
-        "verify", parents=common, help="check store, vector index and keyword tables agree"
+        "verify", parents=common, help=translate("Cli", "check store, vector index and keyword tables agree")
     )
-    verify.add_argument("--repair", action="store_true", help="rebuild what disagrees")
+    verify.add_argument("--repair", action="store_true", help=translate("Cli", "rebuild what disagrees"))
 
     reindex = sub.add_parser(
         "reindex-library",
         parents=common,
-        help="read every document of the library again into a NEW library (e.g. with another embedder)",
+        help=translate(
+            "Cli", "read every document of the library again into a NEW library (e.g. with another embedder)"
+        ),
     )
-    reindex.add_argument("--into", type=Path, required=True, metavar="DIR", help="new, empty library folder")
+    reindex.add_argument(
+        "--into", type=Path, required=True, metavar="DIR", help=translate("Cli", "new, empty library folder")
+    )
     reindex.add_argument(
         "--embedder",
         type=Path,
         default=None,
         metavar="DIR",
-        help="embedding model (default: settings)",
+        help=translate("Cli", "embedding model (default: settings)"),
     )
 
     export = sub.add_parser(
@@ -101,16 +136,22 @@ def build_parser() -> argparse.ArgumentParser:
 
     serve = sub.add_parser(
         "serve",
-        help="keep the models loaded for this library; later folio calls use it (Unix socket)",
+        help=translate(
+            "Cli", "keep the models loaded for this library; later folio calls use it (Unix socket)"
+        ),
     )
-    serve.add_argument("--library", type=Path, default=None, help="library folder (as above)")
+    serve.add_argument(
+        "--library", type=Path, default=None, help=translate("Cli", "library folder (as above)")
+    )
     serve.add_argument(
         "--idle-minutes",
         type=float,
         default=IDLE_MINUTES,
-        help=f"stop after this many minutes without a call (default {IDLE_MINUTES:g})",
+        help=translate("Cli", "stop after this many minutes without a call (default {0:g})").format(
+            IDLE_MINUTES
+        ),
     )
-    return parser
+    return in_language(parser)
 
 
 @contextlib.contextmanager
@@ -153,7 +194,8 @@ def _progress_printer(out: TextIO) -> Callable[[IngestProgress], None]:
             return
         name = Path(progress.path).name
         where = f"[{progress.file_index + 1}/{progress.file_count}]"
-        print(f"{where} {name}: page {progress.pages_done}/{progress.pages_total}", file=out)
+        page = translate("Cli", "page {0}/{1}").format(progress.pages_done, progress.pages_total)
+        print(f"{where} {name}: {page}", file=out)
 
     return show
 
@@ -168,10 +210,17 @@ def _print_report(report: IngestReport, as_json: bool, out: TextIO) -> int:
         _emit(out, report.to_json())
     else:
         for item in report.files:
-            detail = item.error if item.status == "failed" else f"{item.pages} pages, {item.chunks} chunks"
-            print(f"{item.status:9} {item.document}: {detail}", file=out)
+            detail = (
+                message_text(item.error or "", translate)
+                if item.status == "failed"
+                else translate("Cli", "{0} pages, {1} chunks").format(item.pages, item.chunks)
+            )
+            status = translate("Cli", FILE_STATUS.get(item.status, item.status))
+            print(f"{status:9} {item.document}: {detail}", file=out)
         print(
-            f"{len(report.files)} files in {report.elapsed_ms / 1000:.1f} s, {len(report.failed)} failed",
+            translate("Cli", "{0} files in {1:.1f} s, {2} failed").format(
+                len(report.files), report.elapsed_ms / 1000, len(report.failed)
+            ),
             file=out,
         )
     if report.cancelled:
@@ -181,22 +230,27 @@ def _print_report(report: IngestReport, as_json: bool, out: TextIO) -> int:
 
 def cmd_search(args: argparse.Namespace, folio: Folio, out: TextIO) -> int:
     if not args.question.strip():
-        raise UsageError("the question is empty")
+        raise UsageError(QT_TRANSLATE_NOOP("Core", "the question is empty"))
     result = folio.search(args.question, args.k)
     if args.json:
         _emit(out, result.to_json())
         return EXIT_OK
     for n, hit in enumerate(result.hits, start=1):
-        pages = f"p. {hit.page}" if hit.page == hit.page_end else f"pp. {hit.page}-{hit.page_end}"
+        pages = (
+            translate("Cli", "p. {0}").format(hit.page)
+            if hit.page == hit.page_end
+            else translate("Cli", "pp. {0}-{1}").format(hit.page, hit.page_end)
+        )
         snippet = hit.text if len(hit.text) <= 240 else hit.text[:237] + "..."
         print(
-            f"{n}. {hit.document}, {pages}  (score {hit.score:.4f}, similarity {hit.similarity:.2f})",
+            f"{n}. {hit.document}, {pages}  "
+            + translate("Cli", "(score {0:.4f}, similarity {1:.2f})").format(hit.score, hit.similarity),
             file=out,
         )
         print(f"   {snippet}", file=out)
     if not result.hits:
-        print("no passages found", file=out)
-    print(f"retrieval {result.retrieval_ms:.0f} ms", file=out)
+        print(translate("Cli", "no passages found"), file=out)
+    print(translate("Cli", "retrieval {0:.0f} ms").format(result.retrieval_ms), file=out)
     return EXIT_OK
 
 
@@ -206,8 +260,9 @@ def cmd_documents(args: argparse.Namespace, folio: Folio, out: TextIO) -> int:
         _emit(out, {"documents": [d.to_json() for d in docs]})
         return EXIT_OK
     for doc in docs:
-        print(f"{doc.id:5}  {doc.name}  ({doc.pages} pages, {doc.chunks} chunks)  {doc.path}", file=out)
-    print(f"{len(docs)} documents", file=out)
+        size = translate("Cli", "({0} pages, {1} chunks)").format(doc.pages, doc.chunks)
+        print(f"{doc.id:5}  {doc.name}  {size}  {doc.path}", file=out)
+    print(translate("Cli", "{0} documents").format(len(docs)), file=out)
     return EXIT_OK
 
 
@@ -216,7 +271,7 @@ def cmd_remove(args: argparse.Namespace, folio: Folio, out: TextIO) -> int:
     if args.json:
         _emit(out, {"removed": info.to_json()})
     else:
-        print(f"removed {info.name} ({info.chunks} chunks)", file=out)
+        print(translate("Cli", "removed {0} ({1} chunks)").format(info.name, info.chunks), file=out)
     return EXIT_OK
 
 
@@ -225,15 +280,15 @@ def cmd_verify(args: argparse.Namespace, folio: Folio, out: TextIO) -> int:
     if args.json:
         _emit(out, report.to_json())
     else:
-        state = "ok" if report.ok else "PROBLEMS"
-        print(
-            f"{state}: {report.documents} documents, {report.chunks} chunks, {report.vectors} vectors",
-            file=out,
+        state = translate("Cli", "ok") if report.ok else translate("Cli", "PROBLEMS")
+        counts = translate("Cli", "{0} documents, {1} chunks, {2} vectors").format(
+            report.documents, report.chunks, report.vectors
         )
+        print(f"{state}: {counts}", file=out)
         for problem in report.problems:
-            print(f"  problem: {problem}", file=out)
+            print("  " + translate("Cli", "problem: {0}").format(message_text(problem, translate)), file=out)
         for fix in report.repaired:
-            print(f"  repaired: {fix}", file=out)
+            print("  " + translate("Cli", "repaired: {0}").format(message_text(fix, translate)), file=out)
     return EXIT_OK if report.ok else EXIT_FAILED
 
 
@@ -267,7 +322,7 @@ def cmd_serve(args: argparse.Namespace) -> int:
     from app.serve.server import serve
 
     if args.idle_minutes <= 0:
-        raise UsageError("--idle-minutes must be more than 0")
+        raise UsageError(QT_TRANSLATE_NOOP("Core", "--idle-minutes must be more than 0"))
     return serve(_library_dir(args).absolute(), args.idle_minutes, run_in_process, sys.stderr)
 
 
@@ -327,6 +382,7 @@ def run_in_process(argv: list[str], served: Folio | None = None) -> int:
 
     logging.basicConfig(stream=sys.stderr, level=logging.WARNING, format="folio: %(message)s")
     logging.getLogger("pypdf").setLevel(logging.ERROR)
+    use_language(served.settings.language if served is not None else None)
     parser = build_parser()
     args = parser.parse_args(argv)
     if args.self_test:
@@ -340,10 +396,10 @@ def run_in_process(argv: list[str], served: Folio | None = None) -> int:
         try:
             return cmd_serve(args)
         except UsageError as exc:
-            print(f"folio: {exc}", file=sys.stderr)
+            print(f"folio: {error_line(exc)}", file=sys.stderr)
             return EXIT_USAGE
         except FolioError as exc:
-            print(f"folio: {exc}", file=sys.stderr)
+            print(f"folio: {error_line(exc)}", file=sys.stderr)
             return EXIT_FAILED
     with _stdout_reserved_for_json(args.json) as out:
         folio: Folio | None = None
@@ -351,19 +407,19 @@ def run_in_process(argv: list[str], served: Folio | None = None) -> int:
             folio = served or _open(args)
             return COMMANDS[args.command](args, folio, out)
         except UsageError as exc:
-            print(f"folio: {exc}", file=sys.stderr)
+            print(f"folio: {error_line(exc)}", file=sys.stderr)
             return EXIT_USAGE
         except FolioError as exc:
-            print(f"folio: {exc}", file=sys.stderr)
+            print(f"folio: {error_line(exc)}", file=sys.stderr)
             if args.json:
                 _emit(out, {"error": str(exc)})
             return EXIT_FAILED
         except (Cancelled, KeyboardInterrupt):
-            print("folio: cancelled", file=sys.stderr)
+            print("folio: " + translate("Cli", "cancelled"), file=sys.stderr)
             return EXIT_FAILED
         except (OSError, sqlite3.Error, SQLAlchemyError) as exc:  # disk full, read-only, damaged
             library = args.library or paths.default_library_dir()
-            message = f"the library {library} cannot be used: {_reason(exc)}"
+            message = translate("Cli", "the library {0} cannot be used: {1}").format(library, _reason(exc))
             print(f"folio: {message}", file=sys.stderr)
             if args.json:
                 _emit(out, {"error": message})

@@ -18,9 +18,13 @@ from app.core.api import (
     EXIT_OK,
     EXIT_USAGE,
     KV_CACHE_TYPES,
+    QT_TRANSLATE_NOOP,
     CancelToken,
     FolioError,
     UsageError,
+    error_message,
+    message_text,
+    translate,
 )
 
 if TYPE_CHECKING:  # the answer types load when an answer is asked for, not for `folio search`
@@ -28,9 +32,9 @@ if TYPE_CHECKING:  # the answer types load when an answer is asked for, not for 
     from app.core.qa import Folio
 
 MARKS = {
-    "length": "[cut off: the answer reached the maximum number of tokens]",
-    "cancelled": "[stopped: the answer was cancelled and is incomplete]",
-    "error": "[failed: the answer could not be completed]",
+    "length": QT_TRANSLATE_NOOP("Cli", "[cut off: the answer reached the maximum number of tokens]"),
+    "cancelled": QT_TRANSLATE_NOOP("Cli", "[stopped: the answer was cancelled and is incomplete]"),
+    "error": QT_TRANSLATE_NOOP("Cli", "[failed: the answer could not be completed]"),
 }
 
 
@@ -42,51 +46,75 @@ def add_ask_parser(
     parser: argparse.ArgumentParser = subparsers.add_parser(
         "ask",
         parents=list(parents),
-        help="answer a question from your documents, with citations",
-        description="Answer QUESTION from the library's passages with a local model, citing pages.",
+        help=translate("Cli", "answer a question from your documents, with citations"),
+        description=translate(
+            "Cli", "Answer QUESTION from the library's passages with a local model, citing pages."
+        ),
     )
-    parser.add_argument("question", help="the question to answer")
+    parser.add_argument("question", help=translate("Cli", "the question to answer"))
     parser.add_argument(
         "--thinking",
         action=argparse.BooleanOptionalAction,
         default=False,
-        help="let a thinking model reason before answering (default: off)",
+        help=translate("Cli", "let a thinking model reason before answering (default: off)"),
     )
-    parser.add_argument("--max-tokens", type=int, metavar="N", help="answer length limit in tokens")
-    parser.add_argument("--temperature", type=float, metavar="T", help="sampling temperature (0 = greedy)")
-    parser.add_argument("--top-k", type=int, metavar="K", help="top-k sampling (0 = off)")
-    parser.add_argument("--top-p", type=float, metavar="P", help="nucleus sampling threshold")
-    parser.add_argument("--min-p", type=float, metavar="P", help="min-p sampling threshold")
-    parser.add_argument("--seed", type=int, metavar="S", help="sampling seed (reproducible runs)")
+    parser.add_argument(
+        "--max-tokens", type=int, metavar="N", help=translate("Cli", "answer length limit in tokens")
+    )
+    parser.add_argument(
+        "--temperature", type=float, metavar="T", help=translate("Cli", "sampling temperature (0 = greedy)")
+    )
+    parser.add_argument("--top-k", type=int, metavar="K", help=translate("Cli", "top-k sampling (0 = off)"))
+    parser.add_argument(
+        "--top-p", type=float, metavar="P", help=translate("Cli", "nucleus sampling threshold")
+    )
+    parser.add_argument("--min-p", type=float, metavar="P", help=translate("Cli", "min-p sampling threshold"))
+    parser.add_argument(
+        "--seed", type=int, metavar="S", help=translate("Cli", "sampling seed (reproducible runs)")
+    )
     parser.add_argument(
         "--model",
         metavar="PATH|NAME",
-        help="GGUF chat model to use instead of the setting; with --server, the server's model name",
+        help=translate(
+            "Cli", "GGUF chat model to use instead of the setting; with --server, the server's model name"
+        ),
     )
     parser.add_argument(
         "--server",
         metavar="URL",
-        help="answer with a model on an OpenAI-compatible server (llama-server, vLLM, Ollama) at URL; "
-        "its API key comes from FOLIO_API_KEY or the key saved in Settings",
+        help=translate(
+            "Cli",
+            "answer with a model on an OpenAI-compatible server (llama-server, vLLM, Ollama) at URL; "
+            "its API key comes from FOLIO_API_KEY or the key saved in Settings",
+        ),
     )
-    parser.add_argument("--ctx", type=int, metavar="N", help="context size in tokens")
+    parser.add_argument("--ctx", type=int, metavar="N", help=translate("Cli", "context size in tokens"))
+    parser.add_argument(
+        "--chat", type=int, metavar="ID", help=translate("Cli", "continue this chat (follow-up question)")
+    )
     parser.add_argument(
         "--kv-cache",
         choices=KV_CACHE_TYPES,
-        help="the local model's KV cache elements: f16, or q8_0 (about half the memory; README)",
+        help=translate(
+            "Cli", "the local model's KV cache elements: f16, or q8_0 (about half the memory; README)"
+        ),
     )
-    parser.add_argument("--chat", type=int, metavar="ID", help="continue this chat (follow-up question)")
     parser.add_argument(
         "--cite-mode",
         choices=CITE_MODES,
-        help="free: markers checked after the answer; constrained: '[' can only open a marker of a "
-        "passage in the prompt (default: settings)",
+        help=translate(
+            "Cli",
+            "free: markers checked after the answer; constrained: '[' can only open a marker of a "
+            "passage in the prompt (default: settings)",
+        ),
     )
     provided = {
         option for parent in parents for action in parent._actions for option in action.option_strings
     }
     if "--json" not in provided:
-        parser.add_argument("--json", action="store_true", help="print one JSON document on stdout")
+        parser.add_argument(
+            "--json", action="store_true", help=translate("Cli", "print one JSON document on stdout")
+        )
 
 
 @contextmanager
@@ -111,50 +139,62 @@ def _ctrl_c_cancels(cancel: CancelToken) -> Iterator[None]:
 def format_metrics_line(answer: Answer) -> str:
     """`ttft 412 ms · 38.2 tok/s · 96 tokens · stop`."""
     m = answer.metrics
-    ttft = f"ttft {m.ttft_ms:.0f} ms" if m.ttft_ms is not None else "ttft –"
-    rate = f"{m.tokens_per_s:.1f} tok/s" if m.tokens_per_s is not None else "– tok/s"
+    ttft = translate("Cli", "ttft {0:.0f} ms").format(m.ttft_ms) if m.ttft_ms is not None else "ttft –"
+    rate = (
+        translate("Cli", "{0:.1f} tok/s").format(m.tokens_per_s) if m.tokens_per_s is not None else "– tok/s"
+    )
     source = "" if m.counts_from == "engine" else f" ({m.counts_from})"
-    return f"{ttft} · {rate} · {m.completion_tokens} tokens{source} · {answer.finish_reason}"
+    tokens = translate("Cli", "{0} tokens").format(m.completion_tokens)
+    return f"{ttft} · {rate} · {tokens}{source} · {answer.finish_reason}"
 
 
 VERDICT_LINES = {
-    "answered": "Answered from your documents.",
-    "partly": "Partly answered from your documents: check the statements below.",
-    "not_answered": "Not answered: nothing here is both in your documents and about the question.",
-    "not_in_documents": "Your documents do not answer this question.",
+    "answered": QT_TRANSLATE_NOOP("Cli", "Answered from your documents."),
+    "partly": QT_TRANSLATE_NOOP("Cli", "Partly answered from your documents: check the statements below."),
+    "not_answered": QT_TRANSLATE_NOOP(
+        "Cli", "Not answered: nothing here is both in your documents and about the question."
+    ),
+    "not_in_documents": QT_TRANSLATE_NOOP("Cli", "Your documents do not answer this question."),
 }
 
 
 def _print_plain_tail(answer: Answer, out: TextIO, err: TextIO) -> None:
     out.write("\n")
     if answer.finish_reason in MARKS:
-        out.write(MARKS[answer.finish_reason] + "\n")
+        out.write(translate("Cli", MARKS[answer.finish_reason]) + "\n")
     if answer.error:
-        err.write(f"error: {answer.error}\n")
-    verdict = VERDICT_LINES.get(answer.verdict or "")
+        err.write(_error_line(message_text(answer.error, translate)))
+    verdict = translate("Cli", VERDICT_LINES.get(answer.verdict or "", ""))
     if verdict:
         out.write(f"\n{verdict}\n")
     if answer.support_rate is not None:
         supported, judged = answer.support_counts()
         gap = "" if verdict else "\n"
-        out.write(f"{gap}{supported} of {judged} statements are supported by your documents.\n")
+        count = translate("Cli", "{0} of {1} statements are supported by your documents.")
+        out.write(gap + count.format(supported, judged) + "\n")
         for sentence in answer.sentences:
             if sentence.supported is False:
-                out.write(f"  not found in the passages: {sentence.text.strip()}\n")
+                line = translate("Cli", "not found in the passages: {0}")
+                out.write("  " + line.format(sentence.text.strip()) + "\n")
             elif sentence.supported and sentence.on_question is False:
-                out.write(f"  in the passages, but not about the question: {sentence.text.strip()}\n")
+                line = translate("Cli", "in the passages, but not about the question: {0}")
+                out.write("  " + line.format(sentence.text.strip()) + "\n")
     if answer.citations:
-        out.write("\nSources:\n")
+        out.write("\n" + translate("Cli", "Sources:") + "\n")
         for citation in answer.citations:
-            pages = f"p. {citation.page}"
+            pages = translate("Cli", "p. {0}").format(citation.page)
             if citation.page_end > citation.page:
-                pages = f"pp. {citation.page}–{citation.page_end}"
-            found = "" if citation.source == "model" else "  (matched by Folio)"
+                pages = translate("Cli", "pp. {0}–{1}").format(citation.page, citation.page_end)
+            found = "" if citation.source == "model" else "  " + translate("Cli", "(matched by Folio)")
             out.write(f"  [{citation.n}] {citation.document}, {pages}{found}\n")
     if answer.invalid_citations:
         listed = ", ".join(str(n) for n in answer.invalid_citations)
-        out.write(f"(markers that match no passage: {listed})\n")
+        out.write(translate("Cli", "(markers that match no passage: {0})").format(listed) + "\n")
     out.write(format_metrics_line(answer) + "\n")
+
+
+def _error_line(message: str) -> str:
+    return translate("Cli", "error: {0}").format(message) + "\n"
 
 
 def run_ask(args: argparse.Namespace, folio: Folio, out: TextIO | None = None) -> int:
@@ -172,7 +212,11 @@ def run_ask(args: argparse.Namespace, folio: Folio, out: TextIO | None = None) -
             changes: dict[str, object] = {}
             if server is not None:
                 if not args.model:
-                    raise UsageError("--server needs --model NAME: the name of one of the server's models")
+                    raise UsageError(
+                        QT_TRANSLATE_NOOP(
+                            "Core", "--server needs --model NAME: the name of one of the server's models"
+                        )
+                    )
                 changes.update(server_url=server, server_model=args.model)
             elif args.model is not None:
                 changes.update(model_path=args.model, server_url="", server_model="")
@@ -200,7 +244,7 @@ def run_ask(args: argparse.Namespace, folio: Folio, out: TextIO | None = None) -
                 if isinstance(event, Delta) and not args.json:
                     if event.channel == "thinking":
                         if not thinking_open:
-                            err.write("thinking: ")
+                            err.write(translate("Cli", "thinking: "))
                             thinking_open = True
                         err.write(event.text)
                         err.flush()
@@ -213,20 +257,20 @@ def run_ask(args: argparse.Namespace, folio: Folio, out: TextIO | None = None) -
                 elif isinstance(event, Finished):
                     answer = event.answer
     except UsageError as exc:
-        err.write(f"error: {exc}\n")
+        err.write(_error_line(error_message(exc, translate)))
         return EXIT_USAGE
     except FolioError as exc:
-        err.write(f"error: {exc}\n")
+        err.write(_error_line(error_message(exc, translate)))
         if args.json:  # stdout still holds one JSON document
             out.write(json.dumps({"error": str(exc), "finish_reason": "error"}, ensure_ascii=False) + "\n")
         return EXIT_FAILED
     if answer is None:
-        err.write("error: the answer ended without a result\n")
+        err.write(_error_line(translate("Cli", "the answer ended without a result")))
         return EXIT_FAILED
     if args.json:
         out.write(json.dumps(answer.to_json(), ensure_ascii=False, indent=2) + "\n")
         if answer.error:
-            err.write(f"error: {answer.error}\n")
+            err.write(_error_line(message_text(answer.error, translate)))
     else:
         _print_plain_tail(answer, out, err)
     out.flush()

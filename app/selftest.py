@@ -9,7 +9,7 @@ from dataclasses import dataclass
 from pathlib import Path
 
 from app.core import paths
-from app.core.api import Hit, Settings, is_model_folder
+from app.core.api import Hit, Settings, is_model_folder, translate
 
 SAMPLE_FILE = "sample.pdf"
 # A fact stated on one page of resources/sample.pdf only (packaging/make_sample_pdf.py writes it).
@@ -51,10 +51,13 @@ def _require(condition: bool, message: str) -> None:
 
 def _check_installation(settings: Settings) -> Path:
     sample = paths.resources_dir() / SAMPLE_FILE
-    _require(sample.is_file(), f"sample document missing: {sample}")
-    _require(settings.chat_model_path().is_file(), f"chat model missing: {settings.chat_model_path()}")
+    _require(sample.is_file(), translate("SelfTest", "sample document missing: {0}").format(sample))
+    _require(
+        settings.chat_model_path().is_file(),
+        translate("SelfTest", "chat model missing: {0}").format(settings.chat_model_path()),
+    )
     embed = settings.embed_model_path()
-    _require(is_model_folder(embed), f"embedding model missing: {embed}")
+    _require(is_model_folder(embed), translate("SelfTest", "embedding model missing: {0}").format(embed))
     return sample
 
 
@@ -68,43 +71,61 @@ def _exercise(settings: Settings, sample: Path, library_dir: Path) -> Outcome:
         started = time.perf_counter()
         report = folio.ingest([sample])
         ingest_s = time.perf_counter() - started
-        _require(len(report.files) == 1, f"ingest saw {len(report.files)} files, expected 1")
+        _require(
+            len(report.files) == 1,
+            translate("SelfTest", "ingest saw {0} files, expected 1").format(len(report.files)),
+        )
         result = report.files[0]
-        _require(result.status == "added", f"ingest of {SAMPLE_FILE} {result.status}: {result.error}")
-        _require(result.pages >= EXPECTED_PAGE, f"{SAMPLE_FILE} has {result.pages} pages")
-        _require(result.chunks > 0, f"{SAMPLE_FILE} gave no chunks")
+        _require(
+            result.status == "added",
+            translate("SelfTest", "ingest of {0} {1}: {2}").format(SAMPLE_FILE, result.status, result.error),
+        )
+        _require(
+            result.pages >= EXPECTED_PAGE,
+            translate("SelfTest", "{0} has {1} pages").format(SAMPLE_FILE, result.pages),
+        )
+        _require(result.chunks > 0, translate("SelfTest", "{0} gave no chunks").format(SAMPLE_FILE))
 
         hits = folio.search(QUESTION, PASSAGES_K).hits
-        _require(bool(hits), "search found nothing")
+        _require(bool(hits), translate("SelfTest", "search found nothing"))
         top = hits[0]
         _require(
             top.document == SAMPLE_FILE and covers(top, EXPECTED_PAGE),
-            f"top hit is {top.document} p. {top.page}-{top.page_end}, "
-            f"expected {SAMPLE_FILE} p. {EXPECTED_PAGE}",
+            translate("SelfTest", "top hit is {0} p. {1}-{2}, expected {3} p. {4}").format(
+                top.document, top.page, top.page_end, SAMPLE_FILE, EXPECTED_PAGE
+            ),
         )
 
         started = time.perf_counter()
         options = AskOptions(max_tokens=MAX_TOKENS, temperature=0.0, seed=42, passages_k=PASSAGES_K)
         answer = folio.ask(QUESTION, options)
         answer_s = time.perf_counter() - started
-        _require(answer.error is None, f"answer failed: {answer.error}")
-        _require(answer.grounded, "the answer was gated as not covered by the documents")
+        _require(answer.error is None, translate("SelfTest", "answer failed: {0}").format(answer.error))
         _require(
-            answer.finish_reason in ("stop", "length"),
-            f"answer ended with finish_reason {answer.finish_reason}",
+            answer.grounded, translate("SelfTest", "the answer was gated as not covered by the documents")
         )
         _require(
-            answer.metrics.completion_tokens > 0 and bool(answer.answer.strip()), "the model produced no text"
+            answer.finish_reason in ("stop", "length"),
+            translate("SelfTest", "answer ended with finish_reason {0}").format(answer.finish_reason),
+        )
+        _require(
+            answer.metrics.completion_tokens > 0 and bool(answer.answer.strip()),
+            translate("SelfTest", "the model produced no text"),
         )
         # Folio's own citations (the model's verified markers, or the passage Folio matched to a
         # supported sentence) must include the page that states the fact.
         cited = [f"{c.document} p. {c.page}" for c in answer.citations]
-        _require(bool(answer.citations), f"the answer cites no passage: {answer.answer[:120]!r}")
+        _require(
+            bool(answer.citations),
+            translate("SelfTest", "the answer cites no passage: {0!r}").format(answer.answer[:120]),
+        )
         _require(
             any(
                 c.document == SAMPLE_FILE and c.page <= EXPECTED_PAGE <= c.page_end for c in answer.citations
             ),
-            f"the answer cites {', '.join(cited)}, expected {SAMPLE_FILE} p. {EXPECTED_PAGE}",
+            translate("SelfTest", "the answer cites {0}, expected {1} p. {2}").format(
+                ", ".join(cited), SAMPLE_FILE, EXPECTED_PAGE
+            ),
         )
         text = answer.answer.lower()
         return Outcome(
@@ -125,16 +146,37 @@ def _exercise(settings: Settings, sample: Path, library_dir: Path) -> Outcome:
 def summary(outcome: Outcome, total_s: float) -> str:
     top = outcome.top_hit
     if outcome.cited_pages:
-        citations = "cites p. " + ", ".join(str(p) for p in outcome.cited_pages)
+        citations = translate("SelfTest", "cites p. {0}").format(
+            ", ".join(str(p) for p in outcome.cited_pages)
+        )
     else:
-        citations = "no citation markers"
-    fact = "states the fact" if outcome.states_fact else "fact not stated"
-    return (
-        f"{PREFIX} PASS · ingested {SAMPLE_FILE} ({outcome.pages} pages, {outcome.chunks} chunks) "
-        f"in {outcome.ingest_s:.1f} s · top hit p. {top.page} (similarity {top.similarity:.2f}) · "
-        f"[1] = {SAMPLE_FILE} p. {EXPECTED_PAGE} · answer {outcome.answer_tokens} tokens "
-        f"({outcome.finish_reason}) in {outcome.answer_s:.1f} s, {citations}, {fact} · total {total_s:.1f} s"
+        citations = translate("SelfTest", "no citation markers")
+    fact = (
+        translate("SelfTest", "states the fact")
+        if outcome.states_fact
+        else translate("SelfTest", "fact not stated")
     )
+    # "folio self-test: PASS" stays as it is in every language: scripts look for it
+    details = translate(
+        "SelfTest",
+        "ingested {0} ({1} pages, {2} chunks) in {3:.1f} s · top hit p. {4} (similarity {5:.2f}) · "
+        "[1] = {0} p. {6} · answer {7} tokens ({8}) in {9:.1f} s, {10}, {11} · total {12:.1f} s",
+    ).format(
+        SAMPLE_FILE,
+        outcome.pages,
+        outcome.chunks,
+        outcome.ingest_s,
+        top.page,
+        top.similarity,
+        EXPECTED_PAGE,
+        outcome.answer_tokens,
+        outcome.finish_reason,
+        outcome.answer_s,
+        citations,
+        fact,
+        total_s,
+    )
+    return f"{PREFIX} PASS · {details}"
 
 
 def run_self_test() -> int:

@@ -32,6 +32,8 @@ started=$SECONDS
 if [[ $SKIP_BUNDLE == 0 || ! -x dist/folio/folio ]]; then
     # The Chinese font the bundle carries (fonts/README.md); the build stops when it cannot be had.
     "$PYTHON" packaging/cjk_font.py fonts --required
+    # The interface translations (resources/i18n/*.qm, from the .ts in the repo); the spec needs them.
+    "$PYTHON" packaging/translations.py release
     echo "== bundle: pyinstaller packaging/folio.spec" >&2
     "$PYTHON" -m PyInstaller --noconfirm --clean --log-level WARN \
         --distpath dist --workpath build/pyinstaller packaging/folio.spec

@@ -27,6 +27,11 @@ pytest_plugins = ["tests.core.conftest_answer"]
 os.environ.setdefault("HF_HUB_OFFLINE", "1")
 os.environ.setdefault("TRANSFORMERS_OFFLINE", "1")
 os.environ.setdefault("TOKENIZERS_PARALLELISM", "false")
+# The suite asserts English texts whatever the machine's locale (the window and the CLI follow it);
+# the tests of the Chinese interface ask for Chinese themselves (Settings.language, LANG).
+for _name in ("LANGUAGE", "LC_ALL", "LC_MESSAGES"):
+    os.environ.pop(_name, None)
+os.environ["LANG"] = "C.UTF-8"
 
 
 _real_connect = socket.socket.connect

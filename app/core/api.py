@@ -23,8 +23,19 @@ from app.core.generate.catalog import by_file, chat_models, default_model
 from app.core.generate.kv_cache import format_bytes
 from app.core.generate.model import ModelInfo
 from app.core.ingest.readers import SECTION_KINDS
+from app.core.messages import CONTEXT as CORE_CONTEXT
+from app.core.messages import QT_TRANSLATE_NOOP
 from app.core.passage import Citation, Hit, SearchResult
 from app.core.server_key import load_server_key, save_server_key
+from app.core.ui_text import (
+    CLI_TEXT,
+    SOURCE_LANGUAGE,
+    chosen_language,
+    error_message,
+    message_text,
+    translate,
+    translations_dir,
+)
 
 if TYPE_CHECKING:  # loaded at first use (__getattr__ below): numpy, SQLAlchemy, FAISS stay unloaded
     from app.core.answering.checks import SentenceCheck
@@ -183,6 +194,8 @@ class FolioApi(Protocol):
 
 __all__ = [
     "CITE_MODES",
+    "CLI_TEXT",
+    "CORE_CONTEXT",
     "EXIT_FAILED",
     "EXIT_OK",
     "EXIT_USAGE",
@@ -190,7 +203,9 @@ __all__ = [
     "FORMATS",
     "KV_CACHE_TYPES",
     "MODEL_FIELDS",
+    "QT_TRANSLATE_NOOP",
     "SECTION_KINDS",
+    "SOURCE_LANGUAGE",
     "SUFFIXES",
     "Answer",
     "AnswerEvent",
@@ -235,7 +250,9 @@ __all__ = [
     "by_file",
     "chat_models",
     "check_format",
+    "chosen_language",
     "default_model",
+    "error_message",
     "find_models",
     "folder_states",
     "format_bytes",
@@ -245,6 +262,7 @@ __all__ = [
     "load_server_key",
     "load_settings",
     "marker_numbers",
+    "message_text",
     "name_patterns",
     "offline_reason",
     "recount",
@@ -253,4 +271,6 @@ __all__ = [
     "replace_library",
     "save_server_key",
     "save_settings",
+    "translate",
+    "translations_dir",
 ]

@@ -15,6 +15,7 @@ from urllib.parse import urlsplit
 
 from app.core import paths
 from app.core.errors import UsageError
+from app.core.messages import QT_TRANSLATE_NOOP
 
 SCHEMA_VERSION = 1
 CITE_MODES = ("free", "constrained")
@@ -23,6 +24,8 @@ ANSWER_FROM = ("passages", "found", "hinted")  # what the prompt shows (answerin
 FIGURES_FROM = ("anywhere", "found")  # which numbers the answer may write (answering/focus.py)
 FOLDER_DELETIONS = ("ask", "always", "never")  # a file deleted from a watched folder: remove its document?
 KV_CACHE_TYPES = ("f16", "q8_0")  # the local model's KV cache elements (generate/kv_cache.py)
+# The interface language: "system" follows the locale; the others name a translation (app/core/ui_text.py).
+LANGUAGES = ("system", "en", "zh_CN")
 
 
 @dataclass(frozen=True)
@@ -88,6 +91,8 @@ class Settings:
     # The local model's KV cache elements: "f16" (llama.cpp's default) or "q8_0" (about half the
     # memory; needs flash attention). The eval's figures are in README "The KV cache".
     kv_cache_type: str = "f16"
+    # The window's and the CLI's language (LANGUAGES); "system": the locale's
+    language: str = "system"
 
     @property
     def uses_server(self) -> bool:
@@ -108,58 +113,112 @@ class Settings:
 
     def validate(self) -> None:
         """Raise UsageError naming the first invalid value."""
-        checks: list[tuple[bool, str]] = [
-            (0 <= self.n_threads_batch <= 256, "prompt threads must be 0 (automatic) to 256"),
-            (self.n_ctx >= 512, "context size must be at least 512 tokens"),
-            (self.n_ctx <= 1_048_576, "context size must be at most 1048576 tokens"),
-            (self.n_threads >= 0, "threads must be 0 (automatic) or more"),
-            (self.n_gpu_layers >= -1, "GPU layers must be -1 (all), 0 or more"),
-            (0.0 <= self.temperature <= 5.0, "temperature must be between 0 and 5"),
-            (self.top_k >= 0, "top-k must be 0 (off) or more"),
-            (0.0 < self.top_p <= 1.0, "top-p must be in (0, 1]"),
-            (0.0 <= self.min_p < 1.0, "min-p must be in [0, 1)"),
-            (0.5 <= self.repeat_penalty <= 2.0, "repeat penalty must be between 0.5 and 2"),
+        checks: list[tuple[bool, str, tuple[str, ...]]] = [
+            (
+                0 <= self.n_threads_batch <= 256,
+                QT_TRANSLATE_NOOP("Core", "prompt threads must be 0 (automatic) to 256"),
+                (),
+            ),
+            (self.n_ctx >= 512, QT_TRANSLATE_NOOP("Core", "context size must be at least 512 tokens"), ()),
+            (
+                self.n_ctx <= 1_048_576,
+                QT_TRANSLATE_NOOP("Core", "context size must be at most 1048576 tokens"),
+                (),
+            ),
+            (self.n_threads >= 0, QT_TRANSLATE_NOOP("Core", "threads must be 0 (automatic) or more"), ()),
+            (
+                self.n_gpu_layers >= -1,
+                QT_TRANSLATE_NOOP("Core", "GPU layers must be -1 (all), 0 or more"),
+                (),
+            ),
+            (
+                0.0 <= self.temperature <= 5.0,
+                QT_TRANSLATE_NOOP("Core", "temperature must be between 0 and 5"),
+                (),
+            ),
+            (self.top_k >= 0, QT_TRANSLATE_NOOP("Core", "top-k must be 0 (off) or more"), ()),
+            (0.0 < self.top_p <= 1.0, QT_TRANSLATE_NOOP("Core", "top-p must be in (0, 1]"), ()),
+            (0.0 <= self.min_p < 1.0, QT_TRANSLATE_NOOP("Core", "min-p must be in [0, 1)"), ()),
+            (
+                0.5 <= self.repeat_penalty <= 2.0,
+                QT_TRANSLATE_NOOP("Core", "repeat penalty must be between 0.5 and 2"),
+                (),
+            ),
             (
                 1 <= self.max_tokens < self.n_ctx,
-                "max answer tokens must be at least 1 and below the context size",
+                QT_TRANSLATE_NOOP("Core", "max answer tokens must be at least 1 and below the context size"),
+                (),
             ),
-            (1 <= self.passages_k <= 50, "passages per answer must be between 1 and 50"),
-            (self.ttft_target_s >= 0.0, "TTFT target must be 0 (off) or more seconds"),
-            (-1.0 <= self.grounding_threshold <= 1.0, "grounding threshold must be between -1 and 1"),
-            (self.cite_mode in CITE_MODES, f"citation mode must be one of {', '.join(CITE_MODES)}"),
+            (
+                1 <= self.passages_k <= 50,
+                QT_TRANSLATE_NOOP("Core", "passages per answer must be between 1 and 50"),
+                (),
+            ),
+            (
+                self.ttft_target_s >= 0.0,
+                QT_TRANSLATE_NOOP("Core", "TTFT target must be 0 (off) or more seconds"),
+                (),
+            ),
+            (
+                -1.0 <= self.grounding_threshold <= 1.0,
+                QT_TRANSLATE_NOOP("Core", "grounding threshold must be between -1 and 1"),
+                (),
+            ),
+            (
+                self.cite_mode in CITE_MODES,
+                QT_TRANSLATE_NOOP("Core", "citation mode must be one of {0}"),
+                (", ".join(CITE_MODES),),
+            ),
             (
                 self.answer_from in ANSWER_FROM,
-                f"answer from must be one of {', '.join(ANSWER_FROM)}",
+                QT_TRANSLATE_NOOP("Core", "answer from must be one of {0}"),
+                (", ".join(ANSWER_FROM),),
             ),
             (
                 self.figures_from in FIGURES_FROM,
-                f"figures from must be one of {', '.join(FIGURES_FROM)}",
+                QT_TRANSLATE_NOOP("Core", "figures from must be one of {0}"),
+                (", ".join(FIGURES_FROM),),
             ),
             (
                 self.embed_precision in EMBED_PRECISIONS,
-                f"embedding precision must be one of {', '.join(EMBED_PRECISIONS)}",
+                QT_TRANSLATE_NOOP("Core", "embedding precision must be one of {0}"),
+                (", ".join(EMBED_PRECISIONS),),
+            ),
+            (
+                self.language in LANGUAGES,
+                QT_TRANSLATE_NOOP("Core", "language must be one of {0}"),
+                (", ".join(LANGUAGES),),
+            ),
+            (
+                32 <= self.chunk_tokens <= 512,
+                QT_TRANSLATE_NOOP("Core", "chunk size must be between 32 and 512 tokens"),
+                (),
             ),
             (
                 self.folder_deletions in FOLDER_DELETIONS,
-                f"folder deletions must be one of {', '.join(FOLDER_DELETIONS)}",
+                QT_TRANSLATE_NOOP("Core", "folder deletions must be one of {0}"),
+                (", ".join(FOLDER_DELETIONS),),
             ),
             (
                 self.kv_cache_type in KV_CACHE_TYPES,
-                f"KV cache type must be one of {', '.join(KV_CACHE_TYPES)}",
+                QT_TRANSLATE_NOOP("Core", "KV cache type must be one of {0}"),
+                (", ".join(KV_CACHE_TYPES),),
             ),
-            (32 <= self.chunk_tokens <= 512, "chunk size must be between 32 and 512 tokens"),
             (
                 0 <= self.chunk_overlap_tokens < self.chunk_tokens // 2,
-                "chunk overlap must be below half the chunk size",
+                QT_TRANSLATE_NOOP("Core", "chunk overlap must be below half the chunk size"),
+                (),
             ),
         ]
-        for ok, message in checks:
+        for ok, message, values in checks:
             if not ok:
-                raise UsageError(message)
+                raise UsageError(message, *values)
         if self.server_url:
             check_server_url(self.server_url)
             if not self.server_model.strip():
-                raise UsageError("a server needs the name of its model (one of its /v1/models)")
+                raise UsageError(
+                    QT_TRANSLATE_NOOP("Core", "a server needs the name of its model (one of its /v1/models)")
+                )
 
     def replace(self, **changes: Any) -> Settings:
         updated = dataclasses.replace(self, **changes)
@@ -182,7 +241,12 @@ class Settings:
             if expected is float and isinstance(value, int) and not isinstance(value, bool):
                 value = float(value)
             if not isinstance(value, expected) or isinstance(value, bool) != (expected is bool):
-                raise UsageError(f"setting {name!r} must be a {expected.__name__}, not {value!r}")
+                raise UsageError(
+                    QT_TRANSLATE_NOOP("Core", "setting {0!r} must be a {1}, not {2!r}"),
+                    name,
+                    expected.__name__,
+                    value,
+                )
             values[name] = value
         settings = cls(**values)
         settings.validate()
@@ -194,11 +258,18 @@ def check_server_url(url: str) -> None:
     (a key in the URL would end up in traces and logs)."""
     parts = urlsplit(url)
     if parts.scheme not in ("http", "https") or not parts.hostname:
-        raise UsageError(f"the server address must start with http:// or https://, not {url!r}")
+        raise UsageError(
+            QT_TRANSLATE_NOOP("Core", "the server address must start with http:// or https://, not {0!r}"),
+            url,
+        )
     if parts.username is not None or parts.password is not None:
-        raise UsageError("the server address must not hold a user name or password: set the API key instead")
+        raise UsageError(
+            QT_TRANSLATE_NOOP(
+                "Core", "the server address must not hold a user name or password: set the API key instead"
+            )
+        )
     if parts.query or parts.fragment:
-        raise UsageError("the server address must not hold a query or fragment")
+        raise UsageError(QT_TRANSLATE_NOOP("Core", "the server address must not hold a query or fragment"))
 
 
 # The fields a loaded model depends on: a change to any of them loads the model again (at its next use).
@@ -264,9 +335,9 @@ def load_settings(path: Path | None = None) -> Settings:
     try:
         data = json.loads(path.read_text(encoding="utf-8"))
     except (OSError, ValueError) as exc:
-        raise UsageError(f"cannot read settings file {path}: {exc}") from exc
+        raise UsageError(QT_TRANSLATE_NOOP("Core", "cannot read settings file {0}: {1}"), path, exc) from exc
     if not isinstance(data, dict):
-        raise UsageError(f"settings file {path} does not hold a JSON object")
+        raise UsageError(QT_TRANSLATE_NOOP("Core", "settings file {0} does not hold a JSON object"), path)
     return Settings.from_dict(data)
 
 

@@ -7,7 +7,14 @@ EXIT_OK, EXIT_FAILED, EXIT_USAGE = 0, 1, 2
 
 
 class FolioError(Exception):
-    """A known problem the user can act on; its message is shown as is."""
+    """A known problem the user can act on; its message is shown as is. A message marked for
+    translation (app/core/messages.py) may be a template: `FolioError(template, *values)` reads
+    `template.format(*values)`, and the window shows the template translated with the same values."""
+
+    def __init__(self, message: str = "", *values: object) -> None:
+        super().__init__(message.format(*values) if values else message)
+        self.template = message
+        self.values = values
 
 
 class UsageError(FolioError):
@@ -30,8 +37,8 @@ class ServerError(ModelError):
     """A chat server could not answer: `kind` says why (unreachable, tls, auth, model, busy,
     loading, context, protocol, dropped, http), so callers never read the message to decide."""
 
-    def __init__(self, kind: str, message: str, status: int | None = None) -> None:
-        super().__init__(message)
+    def __init__(self, kind: str, message: str, *values: object, status: int | None = None) -> None:
+        super().__init__(message, *values)
         self.kind = kind
         self.status = status
 

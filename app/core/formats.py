@@ -4,6 +4,8 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 
+from app.core.messages import QT_TRANSLATE_NOOP
+
 
 @dataclass(frozen=True)
 class FileFormat:
@@ -20,7 +22,7 @@ FORMATS: tuple[FileFormat, ...] = (
     FileFormat("EPUB", "epub", (".epub",)),
     FileFormat("HTML", "html", (".html", ".htm", ".xhtml")),
     FileFormat("Markdown", "md", (".md", ".markdown")),
-    FileFormat("text", "txt", (".txt", ".text")),
+    FileFormat(QT_TRANSLATE_NOOP("Core", "text"), "txt", (".txt", ".text")),
 )
 
 SUFFIX_KINDS: dict[str, str] = {suffix: f.kind for f in FORMATS for suffix in f.suffixes}

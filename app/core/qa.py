@@ -24,6 +24,7 @@ from app.core.index.sync import apply_change, open_vector_index, refresh_index
 from app.core.index.vector_index import INDEX_FILE, VectorIndex
 from app.core.ingest.folder_scan import FolderScan, scan_folder
 from app.core.ingest.pipeline import Ingester, IngestReport, ProgressCallback
+from app.core.messages import QT_TRANSLATE_NOOP
 from app.core.passage import SearchResult
 from app.core.retrieve import Retriever
 from app.core.store.conversations import ChatSummary, ConversationStore
@@ -211,9 +212,13 @@ class Folio:
         (else the settings' one: the default of new libraries unless one is set), and copy the
         chats over. This library is only read; vectors of two models never meet in one library."""
         if into.resolve() == self.library_dir.resolve():
-            raise UsageError("re-index into a new library folder, not the library being read")
+            raise UsageError(
+                QT_TRANSLATE_NOOP("Core", "re-index into a new library folder, not the library being read")
+            )
         if into.exists() and (not into.is_dir() or any(into.iterdir())):
-            raise UsageError(f"{into} is not empty: re-index into a new, empty folder")
+            raise UsageError(
+                QT_TRANSLATE_NOOP("Core", "{0} is not empty: re-index into a new, empty folder"), into
+            )
         new = Folio(self.settings_owner.current, into, embedder=embedder)
         try:
             report = new.ingest([Path(info.path) for info in self.documents()], progress, cancel)

@@ -16,6 +16,7 @@ from app.core.fusion import ranked, reciprocal_rank_fusion
 from app.core.index.scripts import ScriptPartition
 from app.core.index.vector_index import VectorIndex
 from app.core.keywords import terms_query, trigram_query
+from app.core.messages import QT_TRANSLATE_NOOP
 from app.core.normalize import normalize_text
 from app.core.passage import Hit, SearchResult
 from app.core.script import has_cjk
@@ -212,9 +213,9 @@ class Retriever:
         started = time.perf_counter()
         normalized = normalize_text(query)
         if not normalized:
-            raise UsageError("the question is empty")
+            raise UsageError(QT_TRANSLATE_NOOP("Core", "the question is empty"))
         if k < 1:
-            raise UsageError("the number of results must be at least 1")
+            raise UsageError(QT_TRANSLATE_NOOP("Core", "the number of results must be at least 1"))
         pool = max(self.candidates, k)
         query_vector, fused = self.fused(normalized, pool, translated)
         if not fused:  # no leg with a vote found anything: the dense ranking is better than none

@@ -11,6 +11,7 @@ from typing import Any
 
 from app.core import paths
 from app.core.errors import UsageError
+from app.core.messages import QT_TRANSLATE_NOOP
 
 KEYRING_SERVICE = "folio-server"
 KEY_ENV = "FOLIO_API_KEY"  # the command line's key for `--server` (never an argument: `ps` shows those)
@@ -41,9 +42,13 @@ def _read_file(path: Path) -> dict[str, str]:
     try:
         data = json.loads(path.read_text(encoding="utf-8"))
     except (OSError, ValueError) as exc:
-        raise UsageError(f"cannot read the server keys file {path}: {exc}") from exc
+        raise UsageError(
+            QT_TRANSLATE_NOOP("Core", "cannot read the server keys file {0}: {1}"), path, exc
+        ) from exc
     if not isinstance(data, dict):
-        raise UsageError(f"the server keys file {path} does not hold a JSON object")
+        raise UsageError(
+            QT_TRANSLATE_NOOP("Core", "the server keys file {0} does not hold a JSON object"), path
+        )
     return {str(url): str(key) for url, key in data.items()}
 
 

@@ -12,10 +12,6 @@ from PySide6.QtWidgets import QDialog, QDialogButtonBox, QLabel, QVBoxLayout, QW
 from app.core.api import Settings, by_file
 
 
-def _tr(text: str) -> str:
-    return QCoreApplication.translate("AboutDialog", text)
-
-
 def folio_version() -> str:
     try:
         return version("folio")
@@ -27,12 +23,19 @@ def model_rows(settings: Settings) -> list[tuple[str, str]]:
     """(role, description) of the chat and embedding models the settings point at."""
     rows: list[tuple[str, str]] = []
     for role, path in (
-        (_tr("Chat model"), settings.chat_model_path()),
-        (_tr("Embedding model"), settings.embed_model_path()),
+        (QCoreApplication.translate("AboutDialog", "Chat model"), settings.chat_model_path()),
+        (QCoreApplication.translate("AboutDialog", "Embedding model"), settings.embed_model_path()),
     ):
         known = by_file(Path(path).name)
         if known is None:
-            rows.append((role, _tr("{0} (your own file; source and licence unknown to Folio)").format(path)))
+            rows.append(
+                (
+                    role,
+                    QCoreApplication.translate(
+                        "AboutDialog", "{0} (your own file; source and licence unknown to Folio)"
+                    ).format(path),
+                )
+            )
             continue
         source = (
             ", ".join(known.sources)
@@ -42,9 +45,9 @@ def model_rows(settings: Settings) -> list[tuple[str, str]]:
         rows.append(
             (
                 role,
-                _tr("{0} — licence {1}, {2} MB, from the PyPI package(s) {3}").format(
-                    known.display_name, known.licence, known.size_mb, source
-                ),
+                QCoreApplication.translate(
+                    "AboutDialog", "{0} — licence {1}, {2} MB, from the PyPI package(s) {3}"
+                ).format(known.display_name, known.licence, known.size_mb, source),
             )
         )
     return rows

@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import html
 
-from PySide6.QtCore import Qt, QTimer, Signal
+from PySide6.QtCore import QEvent, Qt, QTimer, Signal
 from PySide6.QtGui import QTextCursor
 from PySide6.QtWidgets import (
     QFrame,
@@ -20,6 +20,7 @@ from PySide6.QtWidgets import (
 from app.core.api import Citation, bound_sentence
 from app.gui.answer_state import DONE, FAILED, AnswerState
 from app.gui.found_line import FoundLine
+from app.gui.language import is_language_change
 from app.gui.markdown_view import MarkdownView
 from app.gui.readout import breakdown, final_readout, live_readout
 
@@ -74,8 +75,7 @@ class AnswerView(QFrame):
         banner_layout.setContentsMargins(8, 4, 8, 4)
         self.banner_label = QLabel(self.banner)
         self.banner_label.setWordWrap(True)
-        self.continue_button = QPushButton(self.tr("Continue"), self.banner)
-        self.continue_button.setToolTip(self.tr("Let the model go on from where the answer was cut off"))
+        self.continue_button = QPushButton(self.banner)
         self.continue_button.clicked.connect(lambda: self.continue_requested.emit(self.state))
         banner_layout.addWidget(self.banner_label, 1)
         banner_layout.addWidget(self.continue_button)
@@ -84,9 +84,6 @@ class AnswerView(QFrame):
 
         self.support = QLabel(self)
         self.support.setObjectName("supportLine")
-        self.support.setAccessibleDescription(
-            self.tr("The verdict: how much of the answer your documents support")
-        )
         self.support.setFocusPolicy(Qt.FocusPolicy.TabFocus)  # Tab reads the verdict after the answer
         self.support.setVisible(False)
         layout.addWidget(self.support)
@@ -94,22 +91,16 @@ class AnswerView(QFrame):
         self.readout = QLabel(self)
         self.readout.setObjectName("readout")
         self.readout.setTextInteractionFlags(Qt.TextInteractionFlag.TextSelectableByMouse)
-        self.readout.setAccessibleName(self.tr("Answer figures"))
-        self.readout.setAccessibleDescription(self.tr("Time to first token, tokens per second, tokens"))
         layout.addWidget(self.readout)
         details = QHBoxLayout()
         self.breakdown = QLabel(self)
         self.breakdown.setObjectName("breakdown")
-        self.breakdown.setAccessibleName(self.tr("Time spent per stage"))
         self.budget_link = QLabel(self)
-        self.budget_link.setText(f'<a href="budget">{html.escape(self.tr("Token budget…"))}</a>')
         self.budget_link.setTextInteractionFlags(LINKS)
-        self.budget_link.setAccessibleName(self.tr("Token budget…"))
         self.budget_link.linkActivated.connect(lambda _link: self.budget_requested.emit(self.state))
         self.budget_link.setVisible(False)
-        self.copy_button = QPushButton(self.tr("Copy answer with sources"), self)
+        self.copy_button = QPushButton(self)
         self.copy_button.setObjectName("copyAnswer")
-        self.copy_button.setToolTip(self.tr("Copy the answer, its verdict and its sources as Markdown"))
         self.copy_button.clicked.connect(lambda: self.copy_requested.emit(self.state))
         self.copy_button.setVisible(False)
         details.addWidget(self.breakdown, 1)
@@ -122,12 +113,11 @@ class AnswerView(QFrame):
         self.sources.setWordWrap(True)
         self.sources.setTextFormat(Qt.TextFormat.RichText)
         self.sources.setTextInteractionFlags(LINKS)
-        self.sources.setAccessibleName(self.tr("Sources"))
-        self.sources.setAccessibleDescription(self.tr("Tab moves through the sources; Enter opens the page"))
         self.sources.linkActivated.connect(self._source_link)
         self.sources.setVisible(False)
         layout.addWidget(self.sources)
 
+        self._set_fixed_texts()
         state.located_changed.connect(self._show_found)
         state.text_flushed.connect(self._on_text)
         state.figures_changed.connect(self._on_figures)
@@ -138,6 +128,39 @@ class AnswerView(QFrame):
             self._on_finished()
         else:
             self._on_figures()
+
+    def _set_fixed_texts(self) -> None:
+        self.continue_button.setText(self.tr("Continue"))
+        self.continue_button.setToolTip(self.tr("Let the model go on from where the answer was cut off"))
+        budget = html.escape(self.tr("Token budget…"))  # outside the f-string: lupdate reads it
+        self.budget_link.setText(f'<a href="budget">{budget}</a>')
+        self.budget_link.setAccessibleName(self.tr("Token budget…"))
+        self.copy_button.setText(self.tr("Copy answer with sources"))
+        self.copy_button.setToolTip(self.tr("Copy the answer, its verdict and its sources as Markdown"))
+        self.support.setAccessibleDescription(
+            self.tr("The verdict: how much of the answer your documents support")
+        )
+        self.readout.setAccessibleName(self.tr("Answer figures"))
+        self.breakdown.setAccessibleName(self.tr("Time spent per stage"))
+        self.sources.setAccessibleName(self.tr("Sources"))
+        self.sources.setAccessibleDescription(self.tr("Tab moves through the sources; Enter opens the page"))
+
+    def retranslate(self) -> None:
+        """Every text of this answer in the current language; the answer's own words stay."""
+        self._set_fixed_texts()
+        if self.state.phase in (DONE, FAILED):
+            self._on_finished()
+        else:
+            self._on_figures()
+            if self.state.thinking_text and self.state.answer_text:
+                self._label_thinking()
+            elif self.state.thinking_text:
+                self.thinking_toggle.setText(self.tr("Thinking…"))
+
+    def changeEvent(self, event: QEvent) -> None:
+        if is_language_change(event):
+            self.retranslate()
+        super().changeEvent(event)
 
     # -- streaming ------------------------------------------------------------------------------
     def _on_text(self, thinking: str, answer: str) -> None:
@@ -244,7 +267,8 @@ class AnswerView(QFrame):
         invalid = self.state.invalid_citations
         rows: list[str] = []
         if citations or invalid:
-            rows.append(f"<b>{html.escape(self.tr('Sources'))}</b>")
+            sources = html.escape(self.tr("Sources"))
+            rows.append(f"<b>{sources}</b>")
             for citation in sorted(citations, key=lambda c: c.n):
                 rows.append(self._source_row(citation, "source"))
             not_a_passage = html.escape(self.tr("not one of the passages given to the model"))
@@ -253,7 +277,9 @@ class AnswerView(QFrame):
         elif self.state.passages_given and self.state.finish_reason != "cancelled":
             # nothing cited: say so, and still let the user check what the answer was based on
             rows.append(
-                f"<b>{html.escape(self.tr('No sources cited.'))}</b> "
+                "<b>"
+                + html.escape(self.tr("No sources cited."))
+                + "</b> "
                 + html.escape(self.tr("Passages given to the model:"))
             )
             for passage in self.state.passages_given:
@@ -276,7 +302,8 @@ class AnswerView(QFrame):
         n = citation.n
         found = ""
         if scheme == "source" and citation.source == "matched":
-            found = f' <span style="color:#666">({html.escape(self.tr("found by Folio"))})</span>'
+            by_folio = html.escape(self.tr("found by Folio"))
+            found = f' <span style="color:#666">({by_folio})</span>'
         return (
             f'<a href="{scheme}:{n}">[{n}] {html.escape(citation.document)}, {pages}</a>{found}'
             f' — <span style="color:#666">“{html.escape(snippet)}”</span>'

@@ -10,7 +10,7 @@ from collections.abc import Sequence
 from pathlib import Path
 from types import TracebackType
 
-from PySide6.QtCore import QLibraryInfo, QLocale, QTimer, QTranslator
+from PySide6.QtCore import QTimer
 from PySide6.QtGui import QIcon
 from PySide6.QtWidgets import QApplication
 
@@ -19,27 +19,12 @@ from app.core.api import Settings, UsageError, load_settings
 from app.gui.app_controller import AppController, ServicesFactory, default_factory
 from app.gui.errors import ErrorReporter
 from app.gui.fonts import CjkFont, ensure_cjk_font, missing_font_message
+from app.gui.language import Translations
 from app.gui.main_window import MainWindow
 from app.gui.startup_problems import StartupProblemBox
 from app.gui.tasks import TaskRunner, stragglers
 
 log = logging.getLogger(__name__)
-
-
-def install_translators(app: QApplication) -> list[QTranslator]:
-    """Qt's own strings and Folio's, for the system locale, when a translation exists."""
-    installed: list[QTranslator] = []
-    locale = QLocale()
-    candidates = (
-        ("qtbase", "_", QLibraryInfo.path(QLibraryInfo.LibraryPath.TranslationsPath)),
-        ("folio", "_", str(paths.resources_dir() / "i18n")),
-    )
-    for name, prefix, directory in candidates:
-        translator = QTranslator(app)
-        if translator.load(locale, name, prefix, directory):
-            app.installTranslator(translator)
-            installed.append(translator)
-    return installed
 
 
 def load_stylesheet() -> str:
@@ -55,12 +40,20 @@ def create_window(
     library_dir: Path,
     factory: ServicesFactory = default_factory,
     settings_path: Path | None = None,
+    translations: Translations | None = None,
 ) -> MainWindow:
-    """Build controllers and the window; services start on the next event-loop turn."""
+    """Build controllers and the window; services start on the next event-loop turn. The window's
+    language follows `translations` (installed for the settings' language) and later settings."""
+    if translations is None:
+        translations = Translations()
+        translations.use(settings.language)
     runner = TaskRunner()
     reporter = ErrorReporter()
     controller = AppController(settings, library_dir, runner, reporter, factory, settings_path)
     window = MainWindow(controller)
+    window.translations = translations
+    translations.setParent(window)
+    controller.settings_changed.connect(lambda changed: translations.use(changed.language))
     runner.setParent(window)
     controller.setParent(window)
     reporter.setParent(window)
@@ -99,7 +92,6 @@ def run_gui(argv: Sequence[str]) -> int:
     icon = paths.resources_dir() / "folio.png"
     if icon.exists():
         app.setWindowIcon(QIcon(str(icon)))
-    install_translators(app)
     cjk_font = ensure_cjk_font()  # before any widget lays out text
     log.info("Chinese font: %s (%s)", cjk_font.family or "none", cjk_font.source)
     app.setStyleSheet(load_stylesheet())
@@ -108,7 +100,9 @@ def run_gui(argv: Sequence[str]) -> int:
         settings = load_settings()
     except UsageError as exc:
         settings, settings_problem = Settings(), str(exc)
-    window = create_window(settings, paths.default_library_dir())
+    translations = Translations()
+    log.info("language: %s", translations.use(settings.language))
+    window = create_window(settings, paths.default_library_dir(), translations=translations)
     window.show()
     reporter = window.app.reporter
     sys.excepthook = _excepthook_for(reporter)  # type: ignore[assignment]

@@ -10,7 +10,9 @@ from typing import TYPE_CHECKING, Any
 from PySide6.QtCore import QObject, Signal
 
 from app.core.api import FolioError, Settings, replace_library, save_settings
+from app.gui.core_text import core_text, error_text
 from app.gui.errors import ErrorReporter
+from app.gui.i18n import QT_TRANSLATE_NOOP
 from app.gui.tasks import Resource, TaskContext, TaskRunner
 
 if TYPE_CHECKING:
@@ -68,6 +70,16 @@ class AppController(QObject):
         self.reindexing = False  # the library is being re-indexed (ReindexController): no writes to it
         self._built: FolioApi | None = None  # written by the store worker, read after it is joined
         self._settings_moved.connect(self._on_settings_moved)
+        self._status_source = QT_TRANSLATE_NOOP("AppController", "Starting…")
+
+    def _say(self, source: str) -> None:
+        """Show a status line; its English source is kept so a language change can show it again."""
+        self._status_source = source
+        self.status_changed.emit(self.tr(source))
+
+    def status_text(self) -> str:
+        """The last status line in the current language."""
+        return self.tr(self._status_source)
 
     @property
     def settings(self) -> Settings:
@@ -77,7 +89,7 @@ class AppController(QObject):
     # -- start-up ------------------------------------------------------------------------------
     def start(self) -> None:
         """Open the library on the store worker, then load the models in the background."""
-        self.status_changed.emit(self.tr("Opening the library…"))
+        self._say(QT_TRANSLATE_NOOP("AppController", "Opening the library…"))
 
         def build(_ctx: TaskContext) -> FolioApi:
             folio = self.factory(self.settings, self.library_dir)
@@ -100,7 +112,7 @@ class AppController(QObject):
         self.services_ready.emit()
         self.refresh_documents()
         self.load_model()
-        self.status_changed.emit(self.tr("Loading the embedding model…"))
+        self._say(QT_TRANSLATE_NOOP("AppController", "Loading the embedding model…"))
         self.runner.submit(
             Resource.STORE,
             lambda _ctx: folio.warm_up(),
@@ -110,9 +122,9 @@ class AppController(QObject):
         )
 
     def _on_build_failed(self, error: BaseException, details: str) -> None:
-        self.status_changed.emit(self.tr("The library could not be opened."))
+        self._say(QT_TRANSLATE_NOOP("AppController", "The library could not be opened."))
         if isinstance(error, FolioError):  # a damaged or unusable library: say so, offer another
-            self.startup_problem.emit("library", str(error))
+            self.startup_problem.emit("library", error_text(error))
             return
         self.reporter.report(error, details)
 
@@ -128,11 +140,11 @@ class AppController(QObject):
         self._status_ready()
         folio = self.folio
         for notice in folio.notices if folio is not None else []:  # e.g. a damaged index rebuilt
-            self.startup_problem.emit("index", notice)
+            self.startup_problem.emit("index", core_text(notice))
         self.embedder_warm.emit()
 
     def _on_warm_failed(self, error: BaseException, details: str) -> None:
-        self.status_changed.emit(self.tr("The embedding model could not be loaded."))
+        self._say(QT_TRANSLATE_NOOP("AppController", "The embedding model could not be loaded."))
         self.reporter.report(error, details)
 
     def load_model(self) -> None:
@@ -140,7 +152,7 @@ class AppController(QObject):
         if folio is None:
             return
         self.model_loading = True
-        self.status_changed.emit(self.tr("Loading model…"))
+        self._say(QT_TRANSLATE_NOOP("AppController", "Loading model…"))
         self.runner.submit(
             Resource.MODEL,
             lambda _ctx: folio.load_model(),
@@ -157,20 +169,20 @@ class AppController(QObject):
 
     def _on_model_failed(self, error: BaseException, details: str) -> None:
         self.model_loading = False
-        self.model_failed.emit(str(error))
-        self.status_changed.emit(self.tr("The model could not be loaded."))
+        self.model_failed.emit(error_text(error))
+        self._say(QT_TRANSLATE_NOOP("AppController", "The model could not be loaded."))
         if isinstance(error, FolioError) and self.model_info is None:  # no model at all yet
-            self.startup_problem.emit("model", str(error))
+            self.startup_problem.emit("model", error_text(error))
             return
         self.reporter.report(error, details)
 
     def _status_ready(self) -> None:
         if self.model_loading:
-            self.status_changed.emit(self.tr("Loading model…"))
+            self._say(QT_TRANSLATE_NOOP("AppController", "Loading model…"))
         elif not self.embedder_ready:
-            self.status_changed.emit(self.tr("Loading the embedding model…"))
+            self._say(QT_TRANSLATE_NOOP("AppController", "Loading the embedding model…"))
         else:
-            self.status_changed.emit(self.tr("Ready"))
+            self._say(QT_TRANSLATE_NOOP("AppController", "Ready"))
 
     # -- library ---------------------------------------------------------------------------------
     def replace_library(self, reindexed: Path) -> None:
@@ -182,7 +194,7 @@ class AppController(QObject):
             return
         self.folio = None  # nothing new reaches the old library
         self.embedder_ready = False
-        self.status_changed.emit(self.tr("Opening the re-indexed library…"))
+        self._say(QT_TRANSLATE_NOOP("AppController", "Opening the re-indexed library…"))
 
         def swap(_ctx: TaskContext) -> Path:
             folio.close()
@@ -252,7 +264,7 @@ class AppController(QObject):
         if not reload:
             return
         self.model_loading = True
-        self.status_changed.emit(self.tr("Loading model…"))
+        self._say(QT_TRANSLATE_NOOP("AppController", "Loading model…"))
 
         def failed(error: BaseException, details: str) -> None:
             self._on_model_failed(error, details)

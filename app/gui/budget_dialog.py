@@ -31,6 +31,8 @@ ROWS = (
 
 
 def _tr(text: str) -> str:
+    """A text marked with QT_TRANSLATE_NOOP where it is defined, translated; literals call
+    QCoreApplication.translate themselves, so lupdate reads them."""
     return QCoreApplication.translate("BudgetDialog", text)
 
 
@@ -38,37 +40,53 @@ def budget_rows(budget: dict[str, Any]) -> list[tuple[str, str]]:
     """(label, value) rows for the table, in reading order."""
     rows = [(_tr(label), str(budget[key])) for key, label in ROWS if key in budget]
     used = budget.get("passages_used") or []
-    rows.append((_tr("Passages used"), str(len(used))))
+    rows.append((QCoreApplication.translate("BudgetDialog", "Passages used"), str(len(used))))
     if budget.get("evidence_saved_tokens"):
         excerpts = len(budget.get("excerpts") or {})
         rows.append(
             (
-                _tr("Passages cut to the sentences that matter"),
-                _tr("{0} · {1} tokens left out").format(excerpts, budget["evidence_saved_tokens"]),
+                QCoreApplication.translate("BudgetDialog", "Passages cut to the sentences that matter"),
+                QCoreApplication.translate("BudgetDialog", "{0} · {1} tokens left out").format(
+                    excerpts, budget["evidence_saved_tokens"]
+                ),
             )
         )
     dropped = budget.get("passages_dropped") or []
-    rows.append((_tr("Passages dropped"), str(len(dropped))))
+    rows.append((QCoreApplication.translate("BudgetDialog", "Passages dropped"), str(len(dropped))))
     for item in dropped:
-        reason = _tr("context full") if item.get("reason") == "context" else _tr("TTFT target")
+        reason = (
+            QCoreApplication.translate("BudgetDialog", "context full")
+            if item.get("reason") == "context"
+            else QCoreApplication.translate("BudgetDialog", "TTFT target")
+        )
         rows.append(
             (
                 "   "
-                + _tr("{0}, p. {1}").format(
+                + QCoreApplication.translate("BudgetDialog", "{0}, p. {1}").format(
                     item.get("document", QT_TRANSLATE_NOOP("BudgetDialog", "?")), item.get("page", "?")
                 ),
-                _tr("{0} tokens · {1}").format(
+                QCoreApplication.translate("BudgetDialog", "{0} tokens · {1}").format(
                     item.get("tokens", QT_TRANSLATE_NOOP("BudgetDialog", "?")), reason
                 ),
             )
         )
     if budget.get("history_turns_dropped"):
-        rows.append((_tr("History turns dropped"), str(budget["history_turns_dropped"])))
+        rows.append(
+            (
+                QCoreApplication.translate("BudgetDialog", "History turns dropped"),
+                str(budget["history_turns_dropped"]),
+            )
+        )
     kv_cache = budget.get("kv_cache")
     if kv_cache:
         rows.extend(kv_cache_rows(kv_cache))
     elif budget.get("cached_prompt_tokens"):
-        rows.append((_tr("Prompt tokens reused from cache"), str(budget["cached_prompt_tokens"])))
+        rows.append(
+            (
+                QCoreApplication.translate("BudgetDialog", "Prompt tokens reused from cache"),
+                str(budget["cached_prompt_tokens"]),
+            )
+        )
     return rows
 
 

@@ -9,6 +9,7 @@ from PySide6.QtCore import QObject, QTimer, Signal
 
 from app.gui.answer_state import AnswerState
 from app.gui.app_controller import AppController
+from app.gui.core_text import core_text, error_text
 from app.gui.delta_batch import DeltaBatch, DeltaBatcher
 from app.gui.tasks import Resource, TaskContext, TaskHandle
 
@@ -139,12 +140,12 @@ class ChatController(QObject):
             self.current_chat_changed.emit(self.chat_id)
         state.finish(answer)
         if answer.finish_reason == "error" and answer.error:
-            self.app.reporter.problem(self.tr("The answer failed: {0}").format(answer.error))
+            self.app.reporter.problem(self.tr("The answer failed: {0}").format(core_text(answer.error)))
         self.refresh_chats()
 
     def _on_failed(self, state: AnswerState, error: BaseException, details: str) -> None:
         self._done()
-        state.fail(str(error))
+        state.fail(error_text(error))
         self.app.reporter.report(error, details)
 
     def _on_cancelled(self, state: AnswerState) -> None:

@@ -4,8 +4,10 @@ from __future__ import annotations
 
 from typing import TYPE_CHECKING
 
-from PySide6.QtCore import Qt, Signal
+from PySide6.QtCore import QEvent, Qt, Signal
 from PySide6.QtWidgets import QHBoxLayout, QListWidget, QListWidgetItem, QPushButton, QVBoxLayout, QWidget
+
+from app.gui.language import is_language_change
 
 if TYPE_CHECKING:
     from app.core.api import ChatSummary
@@ -22,13 +24,8 @@ class ChatList(QWidget):
         super().__init__(parent)
         self.list = QListWidget(self)
         self.list.setObjectName("chatList")
-        self.list.setAccessibleName(self.tr("Saved chats"))
-        self.list.setAccessibleDescription(self.tr("Enter opens the chat"))
-        self.new_button = QPushButton(self.tr("New chat"), self)
-        self.new_button.setToolTip(self.tr("Start a new chat (Ctrl+N)"))
-        self.delete_button = QPushButton(self.tr("Delete"), self)
-        self.delete_button.setToolTip(self.tr("Delete the selected chat"))
-        self.delete_button.setAccessibleDescription(self.tr("Delete the selected chat"))
+        self.new_button = QPushButton(self)
+        self.delete_button = QPushButton(self)
         buttons = QHBoxLayout()
         buttons.addWidget(self.new_button)
         buttons.addStretch(1)
@@ -42,8 +39,26 @@ class ChatList(QWidget):
         self.list.itemActivated.connect(self._open)
         self.list.itemClicked.connect(self._open)
         self._current: int | None = None
+        self._chats: list[ChatSummary] = []
+        self.retranslate()
+
+    def retranslate(self) -> None:
+        self.new_button.setText(self.tr("New chat"))
+        self.new_button.setToolTip(self.tr("Start a new chat (Ctrl+N)"))
+        self.delete_button.setText(self.tr("Delete"))
+        self.delete_button.setToolTip(self.tr("Delete the selected chat"))
+        self.delete_button.setAccessibleDescription(self.tr("Delete the selected chat"))
+        self.list.setAccessibleName(self.tr("Saved chats"))
+        self.list.setAccessibleDescription(self.tr("Enter opens the chat"))
+        self.set_chats(self._chats)
+
+    def changeEvent(self, event: QEvent) -> None:
+        if is_language_change(event):
+            self.retranslate()
+        super().changeEvent(event)
 
     def set_chats(self, chats: list[ChatSummary]) -> None:
+        self._chats = list(chats)
         self.list.clear()
         for chat in sorted(chats, key=lambda c: c.updated_at, reverse=True):
             title = chat.title or self.tr("Untitled chat")

@@ -20,6 +20,7 @@ from PySide6.QtWidgets import (
 )
 
 from app.core.api import FolioError
+from app.gui.core_text import error_text
 
 log = logging.getLogger(__name__)
 
@@ -71,7 +72,7 @@ class ErrorReporter(QObject):
     def report(self, error: BaseException | object, details: str = "") -> None:
         """Show `error`: FolioError as a plain message, anything else as a bug with details."""
         if isinstance(error, FolioError):
-            self.problem(str(error))
+            self.problem(error_text(error))
             return
         summary = f"{type(error).__name__}: {error}"
         log.error("unexpected error: %s\n%s", summary, details)

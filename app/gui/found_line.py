@@ -4,10 +4,11 @@ from __future__ import annotations
 
 import html
 
-from PySide6.QtCore import Qt, Signal
+from PySide6.QtCore import QEvent, Qt, Signal
 from PySide6.QtWidgets import QLabel, QWidget
 
 from app.core.api import FoundSentence
+from app.gui.language import is_language_change
 
 
 class FoundLine(QLabel):
@@ -29,6 +30,12 @@ class FoundLine(QLabel):
         self.found: list[FoundSentence] = []
         self.setVisible(False)
 
+    def changeEvent(self, event: QEvent) -> None:
+        if is_language_change(event):
+            self.setAccessibleName(self.tr("Where the answer was found"))
+            self.show_found(self.found)
+        super().changeEvent(event)
+
     def show_found(self, found: list[FoundSentence]) -> None:
         self.found = list(found)
         self.setVisible(bool(found))
@@ -41,7 +48,8 @@ class FoundLine(QLabel):
                 else self.tr("pp. {0}–{1}").format(c.page, c.page_end)
             )
             where = self.tr("Found on {0} {1}").format(c.document, place)
-            rows.append(f'<a href="found:{index}">{html.escape(where)}</a>: “{html.escape(item.sentence)}”')
+            link = f'<a href="found:{index}">{html.escape(where)}</a>'
+            rows.append(self.tr("{0}: “{1}”").format(link, html.escape(item.sentence)))
         self.setText("<br>".join(rows))
 
     def _link(self, link: str) -> None:

@@ -19,6 +19,7 @@ from PySide6.QtWidgets import (
 )
 
 from app.core import paths
+from app.gui.core_text import core_text, error_text
 from app.gui.tasks import Resource, TaskContext, TaskHandle, TaskRunner
 
 if TYPE_CHECKING:
@@ -141,14 +142,14 @@ class FoundModelsView(QWidget):
         self.select_path(self.current_path)
         self.again.setEnabled(True)
         self.status.setText(self._summary(scan))
-        self.status.setToolTip("\n".join(f"{s.path}: {s.reason}" for s in scan.skipped[:40]))
+        self.status.setToolTip("\n".join(f"{s.path}: {core_text(s.reason)}" for s in scan.skipped[:40]))
         self.scanned.emit(scan)
 
     def _failed(self, error: BaseException, _details: str) -> None:
         if not self._alive:
             return
         self.again.setEnabled(True)
-        self.status.setText(self.tr("The search failed: {0}").format(error))
+        self.status.setText(self.tr("The search failed: {0}").format(error_text(error)))
 
     def _summary(self, scan: ModelScan) -> str:
         if not scan.searched:
@@ -172,7 +173,7 @@ class FoundModelsView(QWidget):
         )
         item.setData(0, PATH_ROLE, str(model.path))
         item.setToolTip(0, f"{model.path}\n{model.gguf_name or ''} ({model.architecture or '?'})")
-        item.setToolTip(5, model.thinking.reason)
+        item.setToolTip(5, core_text(model.thinking.reason))
         for column in (2, 4):
             item.setTextAlignment(column, Qt.AlignmentFlag.AlignRight | Qt.AlignmentFlag.AlignVCenter)
         return item

@@ -2,7 +2,6 @@
 
 from __future__ import annotations
 
+from app.core.api import QT_TRANSLATE_NOOP
 
-def QT_TRANSLATE_NOOP(context: str, source: str) -> str:
-    """Mark `source` for translation in `context`; returns it unchanged (typed, unlike Qt's)."""
-    return source
+__all__ = ["QT_TRANSLATE_NOOP"]

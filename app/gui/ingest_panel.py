@@ -5,7 +5,7 @@ from __future__ import annotations
 from pathlib import Path
 from typing import TYPE_CHECKING
 
-from PySide6.QtCore import Qt
+from PySide6.QtCore import QEvent, Qt
 from PySide6.QtWidgets import (
     QFrame,
     QHBoxLayout,
@@ -20,6 +20,7 @@ from PySide6.QtWidgets import (
 )
 
 from app.gui.ingest_controller import Batch, IngestController
+from app.gui.language import is_language_change
 from app.gui.readout import duration
 
 if TYPE_CHECKING:
@@ -35,7 +36,7 @@ class IngestPanel(QFrame):
         super().__init__(parent)
         self.setObjectName("ingestPanel")
         self.controller = controller
-        self.title = QLabel(self.tr("Indexing…"), self)
+        self.title = QLabel(self)
         self.title.setObjectName("ingestTitle")
         self.overall = QProgressBar(self)
         self.overall.setObjectName("overallProgress")
@@ -43,11 +44,10 @@ class IngestPanel(QFrame):
         self.overall.setTextVisible(False)
         self.detail = QLabel(self)
         self.detail.setObjectName("ingestDetail")
-        self.cancel = QPushButton(self.tr("Cancel"), self)
+        self.cancel = QPushButton(self)
         self.cancel.setObjectName("cancelIngest")
         self.files = QTreeWidget(self)
         self.files.setObjectName("ingestFiles")
-        self.files.setHeaderLabels([self.tr("File"), self.tr("Pages"), self.tr("Progress")])
         self.files.setRootIsDecorated(False)
         self.files.setMaximumHeight(150)
         self.files.setHorizontalScrollBarPolicy(Qt.ScrollBarPolicy.ScrollBarAlwaysOff)
@@ -73,6 +73,18 @@ class IngestPanel(QFrame):
         controller.file_progress.connect(self._file)
         controller.overall_progress.connect(self._overall)
         self.cancel.clicked.connect(controller.cancel)
+        self.retranslate()
+
+    def retranslate(self) -> None:
+        """The fixed texts; the progress lines are re-written by the next progress report."""
+        self.title.setText(self.tr("Indexing…"))
+        self.cancel.setText(self.tr("Cancel"))
+        self.files.setHeaderLabels([self.tr("File"), self.tr("Pages"), self.tr("Progress")])
+
+    def changeEvent(self, event: QEvent) -> None:
+        if is_language_change(event):
+            self.retranslate()
+        super().changeEvent(event)
 
     def _busy(self, busy: bool) -> None:
         if busy:

@@ -8,6 +8,7 @@ from typing import TYPE_CHECKING, Any
 
 from PySide6.QtCore import (
     QAbstractTableModel,
+    QEvent,
     QModelIndex,
     QPersistentModelIndex,
     Qt,
@@ -25,7 +26,9 @@ from PySide6.QtWidgets import (
 )
 
 from app.core.api import SECTION_KINDS
+from app.gui.core_text import core_text
 from app.gui.i18n import QT_TRANSLATE_NOOP
+from app.gui.language import is_language_change
 
 if TYPE_CHECKING:
     from app.core.api import DocumentInfo, IngestReport
@@ -64,13 +67,19 @@ class LibraryModel(QAbstractTableModel):
         self.endResetModel()
 
     def add_failures(self, report: IngestReport) -> None:
-        new = [Failure(f.path, f.error or self.tr("unknown error")) for f in report.failed]
+        new = [Failure(f.path, core_text(f.error) or self.tr("unknown error")) for f in report.failed]
         if not new:
             return
         self.beginResetModel()
         known = {f.path for f in new}
         self.failures = [f for f in self.failures if f.path not in known] + new
         self.endResetModel()
+
+    def retranslate(self) -> None:
+        """Headers and status texts are read through tr() when drawn: tell the views to draw again."""
+        self.headerDataChanged.emit(Qt.Orientation.Horizontal, 0, len(self.COLUMNS) - 1)
+        if self.rowCount():
+            self.dataChanged.emit(self.index(0, 0), self.index(self.rowCount() - 1, len(self.COLUMNS) - 1))
 
     def dismiss(self, row: int) -> None:
         index = row - len(self.documents)
@@ -166,14 +175,11 @@ class LibraryPanel(QWidget):
         header.setSectionResizeMode(0, QHeaderView.ResizeMode.Stretch)
         for column in (1, 2, 3):
             header.setSectionResizeMode(column, QHeaderView.ResizeMode.ResizeToContents)
-        self.add_button = QPushButton(self.tr("Add documents…"), self)
-        self.add_button.setToolTip(
-            self.tr("Add PDF (scanned too), Word, EPUB, web page, text or Markdown files (Ctrl+O)")
-        )
-        self.remove_button = QPushButton(self.tr("Remove"), self)
-        self.reindex_button = QPushButton(self.tr("Re-index"), self)
-        self.dismiss_button = QPushButton(self.tr("Dismiss"), self)
-        self.dismiss_button.setToolTip(self.tr("Remove this failure from the list"))
+        self.add_button = QPushButton(self)
+        self.remove_button = QPushButton(self)
+        self.reindex_button = QPushButton(self)
+        self.dismiss_button = QPushButton(self)
+        self.retranslate()
         buttons = QHBoxLayout()
         buttons.addWidget(self.add_button)
         buttons.addStretch(1)
@@ -192,6 +198,22 @@ class LibraryPanel(QWidget):
         self.model.modelReset.connect(self._update_buttons)
         self.model.rowsRemoved.connect(self._update_buttons)
         self._update_buttons()
+
+    def retranslate(self) -> None:
+        self.add_button.setText(self.tr("Add documents…"))
+        self.add_button.setToolTip(
+            self.tr("Add PDF (scanned too), Word, EPUB, web page, text or Markdown files (Ctrl+O)")
+        )
+        self.remove_button.setText(self.tr("Remove"))
+        self.reindex_button.setText(self.tr("Re-index"))
+        self.dismiss_button.setText(self.tr("Dismiss"))
+        self.dismiss_button.setToolTip(self.tr("Remove this failure from the list"))
+        self.model.retranslate()
+
+    def changeEvent(self, event: QEvent) -> None:
+        if is_language_change(event):
+            self.retranslate()
+        super().changeEvent(event)
 
     def selected_row(self) -> int | None:
         rows = self.table.selectionModel().selectedRows()

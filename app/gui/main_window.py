@@ -5,7 +5,7 @@ from __future__ import annotations
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
-from PySide6.QtCore import QCoreApplication, Qt
+from PySide6.QtCore import QCoreApplication, QEvent, Qt
 from PySide6.QtGui import QAction, QCloseEvent, QDragEnterEvent, QDragMoveEvent, QDropEvent, QKeySequence
 from PySide6.QtWidgets import (
     QFileDialog,
@@ -27,11 +27,13 @@ from app.gui.app_controller import AppController
 from app.gui.budget_dialog import BudgetDialog
 from app.gui.chat_controller import ChatController
 from app.gui.chat_list import ChatList
+from app.gui.core_text import core_text
 from app.gui.export_controller import ExportController
 from app.gui.folder_list import DeletionNotice, FolderList
 from app.gui.folder_watcher import FolderWatcher
 from app.gui.ingest_controller import IngestController
 from app.gui.ingest_panel import IngestPanel
+from app.gui.language import Translations, is_language_change
 from app.gui.library_panel import LibraryPanel
 from app.gui.pdf_viewer import PdfViewer
 from app.gui.question_box import QuestionBox, has_local_files
@@ -48,12 +50,13 @@ if TYPE_CHECKING:
 
 def document_filter() -> str:
     """The file dialog's filters, from the one list of readable formats (app/core/formats.py)."""
-    tr = QCoreApplication.translate
+    documents = QCoreApplication.translate("MainWindow", "Documents")  # lupdate reads no f-string
+    every_file = QCoreApplication.translate("MainWindow", "All files")
     return ";;".join(
         [
-            f"{tr('MainWindow', 'Documents')} ({all_patterns()})",
-            *(f"{f.name} ({name_patterns(f.suffixes)})" for f in FORMATS),
-            f"{tr('MainWindow', 'All files')} (*)",
+            f"{documents} ({all_patterns()})",
+            *(f"{core_text(f.name)} ({name_patterns(f.suffixes)})" for f in FORMATS),
+            f"{every_file} (*)",
         ]
     )
 
@@ -70,7 +73,7 @@ class MainWindow(QMainWindow):
         self.folders = FolderWatcher(app, self.ingest, self)
         self.viewer: PdfViewer | None = None
         self.settings_dialog: SettingsDialog | None = None
-        self.setWindowTitle(self.tr("Folio"))
+        self.translations: Translations | None = None  # create_window's: the language follows settings
         self.setObjectName("mainWindow")
         self.setAcceptDrops(True)
         self.resize(1200, 780)
@@ -87,9 +90,8 @@ class MainWindow(QMainWindow):
         library_layout.addWidget(self.ingest_panel)
         self.chats = ChatList(self)
         self.tabs = QTabWidget(self)
-        self.tabs.setAccessibleName(self.tr("Library and chats"))
-        self.tabs.addTab(library_tab, self.tr("Library"))
-        self.tabs.addTab(self.chats, self.tr("Chats"))
+        self.tabs.addTab(library_tab, "")
+        self.tabs.addTab(self.chats, "")
 
         self.transcript = Transcript(self)
         self.question = QuestionBox(self)
@@ -108,7 +110,7 @@ class MainWindow(QMainWindow):
         splitter.setSizes([380, 820])
         self.setCentralWidget(splitter)
 
-        self.status = QLabel(self.tr("Starting…"), self)
+        self.status = QLabel(self)
         self.status.setObjectName("statusText")
         self.model_label = QLabel(self)
         self.statusBar().addWidget(self.status, 1)
@@ -116,25 +118,56 @@ class MainWindow(QMainWindow):
         self.exports = ExportController(app, self, lambda: self.chat.chat_id, self.transcript.current_answer)
         self._make_actions()
         self._wire()
+        self.retranslate()
         self.question.send.setEnabled(False)
         self.update_tab_order()
 
+    def retranslate(self) -> None:
+        """Every text of the window in the current language (at start and on LanguageChange)."""
+        self.setWindowTitle(self.tr("Folio"))
+        self.tabs.setTabText(0, self.tr("Library"))
+        self.tabs.setTabText(1, self.tr("Chats"))
+        self.tabs.setAccessibleName(self.tr("Library and chats"))
+        self.status.setText(self.app.status_text())
+        self.file_menu.setTitle(self.tr("&File"))
+        self.add_action.setText(self.tr("&Add documents…"))
+        self.export_chat_action.setText(self.tr("&Export chat…"))
+        self.export_answer_action.setText(self.tr("Export &answer…"))
+        self.settings_action.setText(self.tr("&Settings…"))
+        self.quit_action.setText(self.tr("&Quit"))
+        self.chat_menu.setTitle(self.tr("&Chat"))
+        self.new_action.setText(self.tr("&New chat"))
+        self.stop_action.setText(self.tr("&Stop answering"))
+        self.send_action.setText(self.tr("Send the &question"))
+        self.focus_action.setText(self.tr("&Go to the question box"))
+        self.copy_action.setText(self.tr("&Copy answer with sources"))
+        self.help_menu.setTitle(self.tr("&Help"))
+        self.shortcuts_action.setText(self.tr("&Keyboard shortcuts"))
+        self.about_action.setText(self.tr("&About Folio"))
+        if self.app.model_info is not None:
+            self._model_loaded(self.app.model_info)
+
+    def changeEvent(self, event: QEvent) -> None:
+        if is_language_change(event):
+            self.retranslate()
+        super().changeEvent(event)
+
     # -- set-up ---------------------------------------------------------------------------------
     def _make_actions(self) -> None:
-        file_menu = self.menuBar().addMenu(self.tr("&File"))
-        self.add_action = QAction(self.tr("&Add documents…"), self)
+        self.file_menu = file_menu = self.menuBar().addMenu("")
+        self.add_action = QAction(self)
         self.add_action.setShortcut(QKeySequence.StandardKey.Open)
         self.add_action.triggered.connect(self.choose_documents)
-        self.settings_action = QAction(self.tr("&Settings…"), self)
+        self.settings_action = QAction(self)
         self.settings_action.setShortcut(QKeySequence("Ctrl+,"))
         self.settings_action.triggered.connect(self.open_settings)
-        quit_action = QAction(self.tr("&Quit"), self)
+        self.quit_action = quit_action = QAction(self)
         quit_action.setShortcut(QKeySequence.StandardKey.Quit)
         quit_action.triggered.connect(self.close)
-        self.export_chat_action = QAction(self.tr("&Export chat…"), self)
+        self.export_chat_action = QAction(self)
         self.export_chat_action.setShortcut(QKeySequence("Ctrl+Shift+E"))
         self.export_chat_action.triggered.connect(self.exports.export_chat)
-        self.export_answer_action = QAction(self.tr("Export &answer…"), self)
+        self.export_answer_action = QAction(self)
         self.export_answer_action.setShortcut(QKeySequence("Ctrl+E"))
         self.export_answer_action.triggered.connect(self.exports.export_answer)
         file_menu.addAction(self.add_action)
@@ -143,30 +176,30 @@ class MainWindow(QMainWindow):
         file_menu.addAction(self.settings_action)
         file_menu.addSeparator()
         file_menu.addAction(quit_action)
-        chat_menu = self.menuBar().addMenu(self.tr("&Chat"))
-        new_action = QAction(self.tr("&New chat"), self)
+        self.chat_menu = chat_menu = self.menuBar().addMenu("")
+        self.new_action = new_action = QAction(self)
         new_action.setShortcut(QKeySequence.StandardKey.New)
         new_action.triggered.connect(self.chat.new_chat)
-        stop_action = QAction(self.tr("&Stop answering"), self)
+        self.stop_action = stop_action = QAction(self)
         stop_action.setShortcut(QKeySequence(Qt.Key.Key_Escape))
         stop_action.triggered.connect(self.chat.stop)
-        send_action = QAction(self.tr("Send the &question"), self)
+        self.send_action = send_action = QAction(self)
         send_action.setShortcut(QKeySequence("Ctrl+Return"))
         send_action.triggered.connect(self.question.submit)
-        focus_action = QAction(self.tr("&Go to the question box"), self)
+        self.focus_action = focus_action = QAction(self)
         focus_action.setShortcut(QKeySequence("Ctrl+L"))
         focus_action.triggered.connect(
             lambda: self.question.edit.setFocus(Qt.FocusReason.ShortcutFocusReason)
         )
-        copy_action = QAction(self.tr("&Copy answer with sources"), self)
+        self.copy_action = copy_action = QAction(self)
         copy_action.setShortcut(QKeySequence("Ctrl+Shift+C"))
         copy_action.triggered.connect(lambda: self.exports.copy_answer())
         chat_menu.addActions([new_action, send_action, stop_action, focus_action, copy_action])
-        help_menu = self.menuBar().addMenu(self.tr("&Help"))
-        shortcuts_action = QAction(self.tr("&Keyboard shortcuts"), self)
+        self.help_menu = help_menu = self.menuBar().addMenu("")
+        self.shortcuts_action = shortcuts_action = QAction(self)
         shortcuts_action.setShortcut(QKeySequence.StandardKey.HelpContents)
         shortcuts_action.triggered.connect(self.show_shortcuts)
-        about_action = QAction(self.tr("&About Folio"), self)
+        self.about_action = about_action = QAction(self)
         about_action.triggered.connect(self.show_about)
         help_menu.addActions([shortcuts_action, about_action])
 
@@ -212,7 +245,7 @@ class MainWindow(QMainWindow):
 
     def _model_loaded(self, info: Any) -> None:
         self.model_label.setText(self.tr("{0} · ctx {1}").format(info.name, info.n_ctx))
-        self.question.set_thinking_support(info.supports_thinking, info.thinking_reason)
+        self.question.set_thinking_support(info.supports_thinking, core_text(info.thinking_reason))
         if self.settings_dialog is not None:
             self.settings_dialog.set_model_info(info)
         self._update_send()

@@ -9,7 +9,7 @@ from collections.abc import Callable
 from pathlib import Path
 from typing import TYPE_CHECKING
 
-from PySide6.QtCore import QPointF, Qt, QTimer
+from PySide6.QtCore import QEvent, QPointF, Qt, QTimer
 from PySide6.QtGui import QColor, QTextCharFormat, QTextCursor
 from PySide6.QtPdf import QPdfDocument, QPdfSearchModel
 from PySide6.QtPdfWidgets import QPdfView
@@ -25,6 +25,7 @@ from PySide6.QtWidgets import (
 )
 
 from app.core.api import Citation
+from app.gui.language import is_language_change
 from app.gui.page_marks import MarkedPdfView
 
 if TYPE_CHECKING:
@@ -106,8 +107,8 @@ class PdfViewer(QWidget):
         self.title = QLabel(self)
         self.title.setObjectName("viewerTitle")
         self.page_label = QLabel(self)
-        self.previous = QPushButton(self.tr("◀ Previous page"), self)
-        self.next = QPushButton(self.tr("Next page ▶"), self)
+        self.previous = QPushButton(self)
+        self.next = QPushButton(self)
         self.previous.clicked.connect(lambda: self.go_to_page(self.current_page() - 1))
         self.next.clicked.connect(lambda: self.go_to_page(self.current_page() + 1))
         self.passage = QPlainTextEdit(self)
@@ -125,7 +126,9 @@ class PdfViewer(QWidget):
         side = QWidget(self)
         side_layout = QVBoxLayout(side)
         side_layout.setContentsMargins(0, 0, 0, 0)
-        side_layout.addWidget(QLabel(self.tr("Passage"), side))
+        self.passage_label = QLabel(side)
+        side_layout.addWidget(self.passage_label)
+        self._set_fixed_texts()
         side_layout.addWidget(self.passage)
         main = QWidget(self)
         main_layout = QVBoxLayout(main)
@@ -147,7 +150,19 @@ class PdfViewer(QWidget):
         self.search.rowsInserted.connect(self._search_results)
         self.view.pageNavigator().currentPageChanged.connect(self._page_changed)
 
+    def _set_fixed_texts(self) -> None:
+        """The buttons' and labels' texts; the title says the shown page until the next citation."""
+        self.previous.setText(self.tr("◀ Previous page"))
+        self.next.setText(self.tr("Next page ▶"))
+        self.passage_label.setText(self.tr("Passage"))
+
+    def changeEvent(self, event: QEvent) -> None:
+        if is_language_change(event):
+            self._set_fixed_texts()
+        super().changeEvent(event)
+
     # -- showing a citation --------------------------------------------------------------------
+
     def _layer(self, path: str, page: int) -> PageLayerInfo | None:
         return self.layers(path, page) if self.layers is not None and path else None
 

@@ -2,9 +2,11 @@
 
 from __future__ import annotations
 
-from PySide6.QtCore import QMimeData, Qt, Signal
+from PySide6.QtCore import QEvent, QMimeData, Qt, Signal
 from PySide6.QtGui import QDragEnterEvent, QDropEvent, QKeyEvent
 from PySide6.QtWidgets import QCheckBox, QHBoxLayout, QPlainTextEdit, QPushButton, QVBoxLayout, QWidget
+
+from app.gui.language import is_language_change
 
 
 def has_local_files(mime: QMimeData) -> bool:
@@ -52,19 +54,14 @@ class QuestionBox(QWidget):
     def __init__(self, parent: QWidget | None = None) -> None:
         super().__init__(parent)
         self.edit = QuestionEdit(self)
-        self.edit.setPlaceholderText(
-            self.tr("Ask a question about your documents…  (Enter sends, Shift+Enter new line)")
-        )
         self.edit.setFixedHeight(72)
         self.edit.setObjectName("questionEdit")
-        self.edit.setAccessibleName(self.tr("Question"))
-        self.edit.setAccessibleDescription(self.tr("Enter sends the question, Shift+Enter starts a new line"))
         self.edit.setTabChangesFocus(True)  # Tab moves on; a question never needs a tab character
-        self.thinking = QCheckBox(self.tr("Thinking"), self)
+        self.thinking = QCheckBox(self)
         self.thinking.setObjectName("thinkingSwitch")
-        self.thinking.setToolTip(self.tr("Let the model reason before answering (this question only)"))
         self.thinking.setEnabled(False)
-        self.send = QPushButton(self.tr("Send"), self)
+        self._thinking_reason: str | None = None  # why the loaded model cannot switch thinking
+        self.send = QPushButton(self)
         self.send.setObjectName("sendButton")
         self.send.setDefault(True)
         self.send.setMinimumWidth(88)
@@ -82,6 +79,22 @@ class QuestionBox(QWidget):
         self.edit.submitted.connect(self.submit)
         self.edit.stop_requested.connect(self._stop)
         self.send.clicked.connect(self._clicked)
+        self.retranslate()
+
+    def retranslate(self) -> None:
+        self.edit.setPlaceholderText(
+            self.tr("Ask a question about your documents…  (Enter sends, Shift+Enter new line)")
+        )
+        self.thinking.setText(self.tr("Thinking"))
+        self.edit.setAccessibleName(self.tr("Question"))
+        self.edit.setAccessibleDescription(self.tr("Enter sends the question, Shift+Enter starts a new line"))
+        self._thinking_tip()
+        self.set_busy(self._busy)
+
+    def changeEvent(self, event: QEvent) -> None:
+        if is_language_change(event):
+            self.retranslate()
+        super().changeEvent(event)
 
     @property
     def busy(self) -> bool:
@@ -98,9 +111,16 @@ class QuestionBox(QWidget):
     def set_thinking_support(self, supported: bool, reason: str) -> None:
         """Enable the switch only when the loaded model can switch thinking; say why otherwise."""
         self.thinking.setEnabled(supported)
+        self._thinking_reason = None if supported else reason
         if not supported:
             self.thinking.setChecked(False)
-            self.thinking.setToolTip(reason or self.tr("The loaded model cannot switch thinking on or off."))
+        self._thinking_tip()
+
+    def _thinking_tip(self) -> None:
+        if self._thinking_reason is not None:  # a loaded model that cannot switch thinking
+            self.thinking.setToolTip(
+                self._thinking_reason or self.tr("The loaded model cannot switch thinking on or off.")
+            )
         else:
             self.thinking.setToolTip(self.tr("Let the model reason before answering (this question only)"))
 

@@ -11,31 +11,35 @@ from app.gui.i18n import QT_TRANSLATE_NOOP
 
 
 def _tr(text: str) -> str:
+    """A text marked with QT_TRANSLATE_NOOP where it is defined, translated; literals call
+    QCoreApplication.translate themselves, so lupdate reads them."""
     return QCoreApplication.translate("Readout", text)
 
 
 def duration(ms: float) -> str:
     """412 ms, 2.4 s, 1 min 05 s."""
     if ms < 1000:
-        return _tr("{0} ms").format(round(ms))
+        return QCoreApplication.translate("Readout", "{0} ms").format(round(ms))
     seconds = ms / 1000.0
     if seconds < 60:
-        return _tr("{0:.1f} s").format(seconds)
+        return QCoreApplication.translate("Readout", "{0:.1f} s").format(seconds)
     minutes, rest = divmod(round(seconds), 60)
-    return _tr("{0} min {1:02d} s").format(minutes, rest)
+    return QCoreApplication.translate("Readout", "{0} min {1:02d} s").format(minutes, rest)
 
 
 def live_readout(state: AnswerState, now: float | None = None) -> str:
     """While generating: TTFT (counting while waiting), tokens/s, tokens so far."""
     now = now if now is not None else time.monotonic()
     if state.phase == WAITING:
-        return _tr("Waiting for the first token… {0}").format(duration(state.ttft_ms(now)))
-    parts = [_tr("TTFT {0}").format(duration(state.ttft_ms()))]
+        return QCoreApplication.translate("Readout", "Waiting for the first token… {0}").format(
+            duration(state.ttft_ms(now))
+        )
+    parts = [QCoreApplication.translate("Readout", "TTFT {0}").format(duration(state.ttft_ms()))]
     rate = state.tokens_per_s()
     if rate is not None:
-        parts.append(_tr("{0:.1f} tok/s").format(rate))
+        parts.append(QCoreApplication.translate("Readout", "{0:.1f} tok/s").format(rate))
     tokens = state.answer_tokens + state.thinking_tokens
-    parts.append(_tr("{0} tokens").format(tokens))
+    parts.append(QCoreApplication.translate("Readout", "{0} tokens").format(tokens))
     return " · ".join(parts)
 
 
@@ -57,27 +61,29 @@ FIGURES_TEXT = {
 def final_readout(state: AnswerState) -> str:
     """After the answer: the recorded metrics and the finish reason."""
     if state.phase == FAILED and state.final is None:
-        return _tr("failed: {0}").format(state.error)
+        return QCoreApplication.translate("Readout", "failed: {0}").format(state.error)
     metrics = state.metrics
     parts: list[str] = []
     ttft = metrics.get("ttft_ms")
     if isinstance(ttft, int | float):
-        parts.append(_tr("TTFT {0}").format(duration(float(ttft))))
+        parts.append(QCoreApplication.translate("Readout", "TTFT {0}").format(duration(float(ttft))))
     rate = metrics.get("tokens_per_s")
     if isinstance(rate, int | float) and rate > 0:
-        parts.append(_tr("{0:.1f} tok/s").format(float(rate)))
+        parts.append(QCoreApplication.translate("Readout", "{0:.1f} tok/s").format(float(rate)))
     tokens = metrics.get("completion_tokens")
     if isinstance(tokens, int):
         thinking = metrics.get("thinking_tokens")
         if isinstance(thinking, int) and thinking:
-            parts.append(_tr("{0} tokens ({1} thinking)").format(tokens, thinking))
+            parts.append(
+                QCoreApplication.translate("Readout", "{0} tokens ({1} thinking)").format(tokens, thinking)
+            )
         else:
-            parts.append(_tr("{0} tokens").format(tokens))
+            parts.append(QCoreApplication.translate("Readout", "{0} tokens").format(tokens))
     source = metrics.get("counts_from")
     if isinstance(source, str) and source in FIGURES_TEXT:  # a server's answer: whose counts these are
         parts.append(_tr(FIGURES_TEXT[source]))
     reason = state.finish_reason
-    parts.append(_tr(FINISH_TEXT.get(reason, reason or "unknown")))
+    parts.append(_tr(FINISH_TEXT.get(reason, reason or QT_TRANSLATE_NOOP("Readout", "unknown"))))
     return " · ".join(parts)
 
 

@@ -4,8 +4,10 @@ from __future__ import annotations
 
 from typing import TYPE_CHECKING
 
+from PySide6.QtCore import QEvent
 from PySide6.QtWidgets import QFrame, QHBoxLayout, QLabel, QProgressBar, QPushButton, QToolButton, QWidget
 
+from app.gui.language import is_language_change
 from app.gui.reindex_controller import ReindexController
 
 if TYPE_CHECKING:
@@ -28,11 +30,12 @@ class ReindexNotice(QFrame):
         self.bar = QProgressBar(self)
         self.bar.setRange(0, 1000)
         self.bar.setTextVisible(True)
-        self.reindex_button = QPushButton(self.tr("Re-index now"), self)
-        self.cancel_button = QPushButton(self.tr("Cancel"), self)
+        self.reindex_button = QPushButton(self)
+        self.cancel_button = QPushButton(self)
         self.dismiss_button = QToolButton(self)
         self.dismiss_button.setText("✕")
-        self.dismiss_button.setToolTip(self.tr("Dismiss"))
+        self.advice: ReindexAdvice | None = None  # what the bar says, until a run replaces it
+        self.retranslate()
         layout = QHBoxLayout(self)
         layout.setContentsMargins(10, 6, 6, 6)
         layout.addWidget(self.text, 1)
@@ -50,7 +53,20 @@ class ReindexNotice(QFrame):
         self._set_running(False)
         self.hide()
 
-    def show_advice(self, advice: ReindexAdvice) -> None:
+    def retranslate(self) -> None:
+        self.reindex_button.setText(self.tr("Re-index now"))
+        self.cancel_button.setText(self.tr("Cancel"))
+        self.dismiss_button.setToolTip(self.tr("Dismiss"))
+        if self.advice is not None:
+            self.show_advice(self.advice, reshow=False)
+
+    def changeEvent(self, event: QEvent) -> None:
+        if is_language_change(event):
+            self.retranslate()
+        super().changeEvent(event)
+
+    def show_advice(self, advice: ReindexAdvice, reshow: bool = True) -> None:
+        self.advice = advice
         self.text.setText(
             self.tr(
                 "This library was indexed with an English-only embedder ({0}): questions in one "
@@ -58,8 +74,9 @@ class ReindexNotice(QFrame):
                 "for {3} pages; the window stays usable)."
             ).format(advice.embedder, advice.default, advice.minutes, advice.pages)
         )
-        self.reindex_button.setVisible(True)
-        self.show()
+        if reshow:
+            self.reindex_button.setVisible(True)
+            self.show()
 
     def show_progress(self, fraction: float, seconds_left: float | None) -> None:
         self.bar.setValue(round(fraction * 1000))
@@ -69,6 +86,7 @@ class ReindexNotice(QFrame):
         self.bar.setFormat(f"{fraction:.0%}{left}")
 
     def show_outcome(self, message: str, done: bool) -> None:
+        self.advice = None
         self.text.setText(message)
         self.reindex_button.setVisible(not done)
         self.show()
@@ -79,6 +97,7 @@ class ReindexNotice(QFrame):
         self.reindex_button.setVisible(not running)
         self.dismiss_button.setEnabled(not running)
         if running:
+            self.advice = None
             self.bar.setValue(0)
             self.bar.setFormat(self.tr("Re-indexing…"))
             self.text.setText(self.tr("Re-indexing the library: every document is read again."))

@@ -13,6 +13,7 @@ from PySide6.QtWidgets import (
     QWidget,
 )
 
+from app.gui.core_text import error_text
 from app.gui.tasks import Resource, TaskContext, TaskRunner
 
 
@@ -130,5 +131,5 @@ class ServerBox(QObject):
             return
         self.list_button.setEnabled(True)
         self.status.setStyleSheet("color: #b3261e;")
-        self.status.setText(self.tr("No model list: {0}").format(error))
+        self.status.setText(self.tr("No model list: {0}").format(error_text(error)))
         self.list_failed.emit(str(error))

@@ -27,8 +27,10 @@ from PySide6.QtWidgets import (
 from app.core import paths
 from app.core.api import Settings, UsageError, chat_models, default_model, save_server_key
 from app.gui.accessible import name_form_fields
+from app.gui.core_text import error_text
 from app.gui.found_models_view import FoundModelsView
 from app.gui.kv_cache_choice import KvCacheChoice
+from app.gui.language import LANGUAGE_NAMES
 from app.gui.server_box import ServerBox
 from app.gui.tasks import TaskRunner
 
@@ -209,7 +211,16 @@ class SettingsDialog(QDialog):
         documents_form.addRow("", note)
         documents_form.addRow(self.tr("Scanned PDFs"), self.ocr_enabled)
         documents_form.addRow(self.tr("A file deleted from a watched folder"), self.folder_deletions)
-        for each_form in (model_form, form, documents_form):
+        self.language = QComboBox()
+        self.language.setObjectName("language")
+        self.language.addItem(self.tr("The system's language"), "system")
+        for code, name in LANGUAGE_NAMES.items():
+            self.language.addItem(name, code)
+        self.language.setCurrentIndex(max(0, self.language.findData(settings.language)))
+        self.language.setToolTip(self.tr("The window and the folio command; the chat stays as it is."))
+        interface_form = QFormLayout()
+        interface_form.addRow(self.tr("Language"), self.language)
+        for each_form in (model_form, form, documents_form, interface_form):
             name_form_fields(each_form)
         self.tabs = QTabWidget()
         self.tabs.setObjectName("settingsTabs")
@@ -218,6 +229,7 @@ class SettingsDialog(QDialog):
             (self.tr("Model"), model_form),
             (self.tr("Answers"), form),
             (self.tr("Documents"), documents_form),
+            (self.tr("Interface"), interface_form),
         ):
             page = QWidget()
             page.setLayout(page_form)
@@ -334,6 +346,7 @@ class SettingsDialog(QDialog):
             answer_from=str(self.answer_from.currentData()),
             cite_mode=str(self.cite_mode.currentData()),
             folder_deletions=str(self.folder_deletions.currentData()),
+            language=str(self.language.currentData()),
         )
 
     def accept(self) -> None:
@@ -343,7 +356,7 @@ class SettingsDialog(QDialog):
             if settings.uses_server and key is not None:  # stored before the model is asked for it
                 save_server_key(settings.server_url, key)
         except (UsageError, OSError) as exc:
-            self.error.setText(self.tr("Not saved: {0}").format(exc))
+            self.error.setText(self.tr("Not saved: {0}").format(error_text(exc)))
             self.error.setVisible(True)
             return
         self.result_settings = settings

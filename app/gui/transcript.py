@@ -2,12 +2,14 @@
 
 from __future__ import annotations
 
-from PySide6.QtCore import Qt, Signal
+from PySide6.QtCore import QEvent, Qt, Signal
 from PySide6.QtWidgets import QApplication, QLabel, QScrollArea, QVBoxLayout, QWidget
 
-from app.core.api import format_names
+from app.core.api import FORMATS
 from app.gui.answer_state import AnswerState
 from app.gui.answer_view import AnswerView, QuestionView
+from app.gui.core_text import core_text
+from app.gui.language import is_language_change
 
 
 class Transcript(QScrollArea):
@@ -34,15 +36,7 @@ class Transcript(QScrollArea):
         self._empty.setObjectName("emptyHint")
         self._empty.setAlignment(Qt.AlignmentFlag.AlignCenter)
         self._empty.setWordWrap(True)
-        self._empty.setText(
-            self.tr(
-                "<h2>Ask your documents</h2>"
-                "<p>Drop files (or whole folders) anywhere on this window, or use <b>Add documents…</b>"
-                " (Ctrl+O). Then ask a question below.</p>"
-                "<p>Folio reads %1 files.</p>"
-                "<p>Answers cite their sources as [1], [2]… — click one to open the page.</p>"
-            ).replace("%1", format_names())
-        )
+        self.retranslate()
         self._layout.addWidget(self._empty, 1)
         self._layout.addStretch(0)
         self.setWidget(self._content)
@@ -50,6 +44,28 @@ class Transcript(QScrollArea):
         self.verticalScrollBar().rangeChanged.connect(self._range_changed)
         self.verticalScrollBar().valueChanged.connect(self._value_changed)
         self.answer_views: list[AnswerView] = []
+
+    def retranslate(self) -> None:
+        """The empty chat's hint; each answer re-sets its own texts (AnswerView.retranslate)."""
+        self._empty.setText(
+            self.tr(
+                "<h2>Ask your documents</h2>"
+                "<p>Drop files (or whole folders) anywhere on this window, or use <b>Add documents…</b>"
+                " (Ctrl+O). Then ask a question below.</p>"
+                "<p>Folio reads %1 files.</p>"
+                "<p>Answers cite their sources as [1], [2]… — click one to open the page.</p>"
+            ).replace("%1", self.format_names())
+        )
+
+    def format_names(self) -> str:
+        """'PDF, Word, … and text' in the window's language (app/core/formats.py's list)."""
+        names = [core_text(f.name) for f in FORMATS]
+        return self.tr("{0} and {1}").format(self.tr(", ").join(names[:-1]), names[-1])
+
+    def changeEvent(self, event: QEvent) -> None:
+        if is_language_change(event):
+            self.retranslate()
+        super().changeEvent(event)
 
     def clear(self) -> None:
         while self._layout.count() > 2:

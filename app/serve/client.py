@@ -12,6 +12,7 @@ from pathlib import Path
 from typing import TextIO
 
 from app.core import paths
+from app.core.api import translate
 from app.serve.protocol import encode, read_line, shared_env, socket_path, usable_socket_path
 
 CONNECT_TIMEOUT_S = 2.0
@@ -65,7 +66,8 @@ def forward(argv: Sequence[str], out: TextIO | None = None, err: TextIO | None =
                 if line is None:
                     if not started:
                         return None  # the service closed before doing anything: run in-process
-                    print("folio: the service stopped before finishing this call", file=err)
+                    stopped = translate("Cli", "the service stopped before finishing this call")
+                    print(f"folio: {stopped}", file=err)
                     return 1
                 message = json.loads(line)
                 if "fallback" in message:
@@ -79,10 +81,10 @@ def forward(argv: Sequence[str], out: TextIO | None = None, err: TextIO | None =
     except KeyboardInterrupt:  # closing the connection cancels the call in the service
         with contextlib.suppress(Exception):
             out.flush()
-        print("folio: cancelled", file=err)
+        print("folio: " + translate("Cli", "cancelled"), file=err)
         return 1
     except (OSError, ValueError) as exc:
         if not started:
             return None
-        print(f"folio: lost the connection to the service: {exc}", file=err)
+        print("folio: " + translate("Cli", "lost the connection to the service: {0}").format(exc), file=err)
         return 1

@@ -15,6 +15,7 @@ APP=dist/Folio.app
 DMG="dist/Folio-${VERSION}.dmg"
 
 if [[ "${1:-}" != "--skip-bundle" || ! -d "$APP" ]]; then
+    "$PYTHON" packaging/translations.py release  # resources/i18n/*.qm, which the spec requires
     "$PYTHON" -m PyInstaller --noconfirm --clean --log-level WARN \
         --distpath dist --workpath build/pyinstaller packaging/folio.spec
 fi

@@ -1,6 +1,7 @@
 """Screenshot of the re-index notice: the real app over a library the English-only MiniLM wrote.
 
 Run: xvfb-run -a -s "-screen 0 1400x900x24" .venv/bin/python -m tests.gui.reindex_screen docs
+     ... -m tests.gui.reindex_screen docs zh_CN    # in Chinese: docs/reindex-notice-zh.png
 (QT_QPA_PLATFORM=xcb: the real window system, as the README screenshots)
 """
 
@@ -18,14 +19,16 @@ from app.core.config import Settings
 from app.core.embed.embedder import Embedder
 from app.core.qa import build_services
 from app.gui.app import create_window, load_stylesheet
+from app.gui.fonts import ensure_cjk_font
 from tests.gui.conftest import SOLAR_PAGES, make_pdf
 from tests.gui.screenshots import save, wait_for
 
 
-def main(out: Path) -> int:
+def main(out: Path, language: str = "en") -> int:
     out.mkdir(parents=True, exist_ok=True)
     work = Path(tempfile.mkdtemp(prefix="folio-reindex-shot-"))
-    app = QApplication(sys.argv)  # first: the test PDFs are drawn with Qt
+    app = QApplication(sys.argv[:1])  # first: the test PDFs are drawn with Qt
+    ensure_cjk_font()  # as run_gui does
     app.setStyleSheet(load_stylesheet())
     docs = work / "docs"
     docs.mkdir()
@@ -35,16 +38,19 @@ def main(out: Path) -> int:
     old = build_services(Settings(), work / "library", embedder=Embedder(paths.english_embed_model()))
     old.ingest([docs])
     old.close()
-    window = create_window(Settings(), work / "library", settings_path=work / "settings.json")
+    settings = Settings(language=language)
+    window = create_window(settings, work / "library", settings_path=work / "settings.json")
     window.resize(1280, 800)
     window.show()
     window.app.start()
     wait_for(lambda: window.reindex_notice.isVisible() and window.app.model_info is not None, 180_000)
-    save(window, out / "reindex-notice.png")
+    save(window, out / ("reindex-notice.png" if language == "en" else f"reindex-notice-{language[:2]}.png"))
     window.close()
     shutil.rmtree(work, ignore_errors=True)
     return 0
 
 
 if __name__ == "__main__":
-    raise SystemExit(main(Path(sys.argv[1] if len(sys.argv) > 1 else "docs")))
+    raise SystemExit(
+        main(Path(sys.argv[1] if len(sys.argv) > 1 else "docs"), sys.argv[2] if len(sys.argv) > 2 else "en")
+    )

@@ -1,6 +1,10 @@
 """Take the README screenshots of the real app (real models, a temporary library) under Xvfb.
 
 Run: xvfb-run -a -s "-screen 0 1400x900x24" .venv/bin/python -m tests.gui.screenshots docs
+     ... -m tests.gui.screenshots docs zh_CN   # the Chinese interface: docs/*-zh.png, and the
+                                               # dialogs (every Settings tab, Token budget, About)
+The window starts as `run_gui` does: the Chinese font (the system's, else the one Folio ships),
+then the stylesheet, in the language asked for.
 """
 
 from __future__ import annotations
@@ -17,7 +21,10 @@ from PySide6.QtWidgets import QApplication, QWidget
 
 from app.core import paths
 from app.core.config import Settings
+from app.gui.about_dialog import AboutDialog
 from app.gui.app import create_window, load_stylesheet
+from app.gui.budget_dialog import BudgetDialog
+from app.gui.fonts import ensure_cjk_font
 from tests.gui.conftest import SOLAR_PAGES, make_pdf
 from tests.gui.dragdrop import drop_files
 
@@ -29,6 +36,12 @@ QUESTIONS = (
     "Which seabirds nest on the cliffs west of Varn?",
     "When do the millers of Varn work at night?",
     "What does the lighthouse at Cape Merrow do?",
+)
+# The same questions asked in Chinese (the multilingual embedder finds the English pages).
+QUESTIONS_ZH = (
+    "瓦恩的潮汐磨坊让磨石转动多长时间？",
+    "梅罗角灯塔有多高，何时建成？",
+    "瓦恩以西的悬崖上有哪些海鸟筑巢？",
 )
 
 
@@ -64,11 +77,18 @@ def save(widget: QWidget, target: Path) -> None:
     print("wrote", target)
 
 
-def main(out: Path) -> int:
+def main(out: Path, language: str = "en") -> int:
     out.mkdir(parents=True, exist_ok=True)
     work = Path(tempfile.mkdtemp(prefix="folio-shots-"))
-    app = QApplication(sys.argv)
+    app = QApplication(sys.argv[:1])
+    font = ensure_cjk_font()
+    print("Chinese font:", font.family, font.source, font.path or "", flush=True)
     app.setStyleSheet(load_stylesheet())
+    suffix = "" if language == "en" else "-" + language.split("_")[0]
+
+    def shot(stem: str) -> Path:
+        return out / f"{stem}{suffix}.png"
+
     docs = work / "docs"
     docs.mkdir()
     shutil.copy(paths.resources_dir() / "sample.pdf", docs / "varn-sample.pdf")
@@ -80,7 +100,7 @@ def main(out: Path) -> int:
             bulk / f"annual-report-{2021 + n}.pdf",
             [page + f" Report {n}, page {p}." for p in range(8) for page in SOLAR_PAGES[:1]],
         )
-    settings = Settings(temperature=0.7)
+    settings = Settings(temperature=0.7, language=language)
     window = create_window(settings, work / "library", settings_path=work / "settings.json")
     window.resize(1280, 800)
     window.app.reporter.shown.connect(lambda kind, message: print("dialog:", kind, message, flush=True))
@@ -88,13 +108,13 @@ def main(out: Path) -> int:
     window.show()
     window.app.start()
     wait_for(lambda: window.app.model_info is not None and window.app.embedder_ready, 180_000)
-    save(window, out / "empty-window.png")
+    save(window, shot("empty-window"))
 
     drop_files(window, [docs], at=(300, 300))
     wait_for(lambda: not window.ingest.busy, 180_000)
     drop_files(window, [bulk], at=(300, 300))
     wait_for(lambda: window.ingest.current is not None and window.ingest.current.eta.fraction > 0.3, 180_000)
-    save(window, out / "ingestion.png")
+    save(window, shot("ingestion"))
     wait_for(lambda: not window.ingest.busy, 300_000)
 
     # the bulk reports only served the progress screenshot: remove them through the app
@@ -102,7 +122,10 @@ def main(out: Path) -> int:
         if document.name.startswith("annual-report"):
             window.app.remove_document(document.id)
     wait_for(lambda: window.library.model.rowCount() == 2, 60_000)
-    attempts = [(question, seed) for seed in (42, 7) for question in QUESTIONS]
+    if language == "zh_CN":  # the Chinese questions, then the English ones
+        attempts = [(question, seed) for seed in (42, 7) for question in (*QUESTIONS_ZH, *QUESTIONS)]
+    else:
+        attempts = [(question, seed) for seed in (42, 7) for question in QUESTIONS]
     for question, seed in attempts:
         if window.app.settings.seed != seed:
             window.app.apply_settings(window.app.settings.replace(seed=seed))
@@ -114,11 +137,14 @@ def main(out: Path) -> int:
         window.question.edit.setPlainText(question)
         QTest.keyClick(window.question.edit, Qt.Key.Key_Return)
         wait_for(lambda: window.chat.active is None and not window.chat.busy, 300_000)
-        if window.transcript.answer_views[-1].state.citations:
+        state = window.transcript.answer_views[-1].state
+        # cited; in Chinese also judged supported, so the shot shows a verdict the user hopes for
+        supported = language == "en" or (state.final is not None and state.final.verdict == "answered")
+        if state.citations and supported:
             print("cited:", question, "seed", seed, flush=True)
             break
     window.transcript.verticalScrollBar().setValue(window.transcript.verticalScrollBar().maximum())
-    save(window, out / "answer.png")
+    save(window, shot("answer"))
 
     view = window.transcript.answer_views[-1]
     citations = view.state.citations or [p for p in view.state.passages_given if p.path.endswith(".pdf")]
@@ -128,14 +154,33 @@ def main(out: Path) -> int:
     assert viewer is not None
     viewer.resize(1100, 780)
     wait_for(lambda: viewer.highlighted, 20_000)
-    save(viewer, out / "pdf-viewer.png")
+    save(viewer, shot("pdf-viewer"))
     viewer.close()
+
+    window.show_budget(view.state)  # what the answer's "Token budget…" link opens
+    budget = window.findChild(BudgetDialog)
+    assert budget is not None
+    save(budget, shot("budget-dialog"))
+    budget.close()
+    window.show_about()
+    about = window.findChild(AboutDialog)
+    assert about is not None
+    save(about, shot("about"))
+    about.close()
+    window.confirm_remove(window.library.model.documents[0].id)
+    confirm = window.findChild(QWidget, "confirmRemove")
+    assert confirm is not None
+    save(confirm, shot("confirm-remove"))
+    confirm.close()
 
     window.open_settings()
     dialog = window.settings_dialog
     assert dialog is not None
     dialog.adjustSize()
-    save(dialog, out / "settings.png")
+    tabs = ("settings", "settings-answers", "settings-documents", "settings-interface")
+    for index, stem in enumerate(tabs):
+        dialog.tabs.setCurrentIndex(index)
+        save(dialog, shot(stem))
     dialog.reject()
     window.close()
     shutil.rmtree(work, ignore_errors=True)
@@ -143,4 +188,6 @@ def main(out: Path) -> int:
 
 
 if __name__ == "__main__":
-    raise SystemExit(main(Path(sys.argv[1] if len(sys.argv) > 1 else "docs")))
+    raise SystemExit(
+        main(Path(sys.argv[1] if len(sys.argv) > 1 else "docs"), sys.argv[2] if len(sys.argv) > 2 else "en")
+    )

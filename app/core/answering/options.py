@@ -8,6 +8,7 @@ from app.core.answering.types import AskOptions
 from app.core.config import Settings
 from app.core.errors import UsageError
 from app.core.generate.model import Sampling
+from app.core.messages import QT_TRANSLATE_NOOP
 
 
 @dataclass(frozen=True)
@@ -33,7 +34,7 @@ def resolve_options(question: str, options: AskOptions | None, settings: Setting
     """The options over the settings; UsageError names the first invalid value (Settings.validate)."""
     question = question.strip()
     if not question:
-        raise UsageError("the question is empty")
+        raise UsageError(QT_TRANSLATE_NOOP("Core", "the question is empty"))
     options = options or AskOptions()
     overrides = {
         "temperature": options.temperature,

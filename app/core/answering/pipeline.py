@@ -22,6 +22,7 @@ from app.core.config import Settings, SettingsOwner
 from app.core.embed.engine import CosineScales
 from app.core.errors import FolioError, UsageError
 from app.core.generate.chat_engine import ChatEngine
+from app.core.messages import QT_TRANSLATE_NOOP
 from app.core.prompt.system import not_covered_answer, passages_did_not_fit
 from app.core.store.conversations import ConversationStore, Turn
 
@@ -82,7 +83,7 @@ class Answerer:
         """Validate now (UsageError), then stream the events of one answer."""
         ask = resolve_options(question, options, self._owner.current)
         if chat_id is not None and not self.conversations.exists(chat_id):
-            raise UsageError(f"no chat with id {chat_id}")
+            raise UsageError(QT_TRANSLATE_NOOP("Core", "no chat with id {0}"), chat_id)
         return self._stream(ask, chat_id, cancel or CancelToken())
 
     def _stream(self, ask: ResolvedAsk, chat_id: int | None, cancel: CancelToken) -> Iterator[AnswerEvent]:

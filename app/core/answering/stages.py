@@ -20,6 +20,7 @@ from app.core.fusion import ranked, reciprocal_rank_fusion
 from app.core.generate.chat_engine import ChatEngine
 from app.core.generate.cite_grammar import citation_grammar
 from app.core.generate.model import ChatRequest, ModelInfo
+from app.core.messages import QT_TRANSLATE_NOOP
 from app.core.passage import Hit, SearchResult
 from app.core.prompt.budget import Budget, HistoryTurn, PromptPlan, assemble
 from app.core.prompt.reuse import follow_up_order
@@ -185,7 +186,9 @@ def prepare_prompt(
     if continued:
         tokens = engine.tokenize_prompt(plan.prompt + escape(continued))
         if len(tokens) + ask.sampling.max_tokens > info.n_ctx:
-            raise UsageError("there is no room left in the context to continue this answer")
+            raise UsageError(
+                QT_TRANSLATE_NOOP("Core", "there is no room left in the context to continue this answer")
+            )
         start_thinking = False
     grammar = None
     figures = found_figures(ask.question, located) if settings.figures_from == "found" and located else None

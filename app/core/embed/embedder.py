@@ -12,6 +12,7 @@ from app.core.embed.engine import CosineScales, Engine, Vectors, open_engine
 from app.core.embed.identity import model_identity
 from app.core.embed.precision import resolve_precision
 from app.core.errors import ModelError
+from app.core.messages import QT_TRANSLATE_NOOP
 
 __all__ = ["FEW_TEXTS", "Embedder", "Vectors"]
 
@@ -57,7 +58,9 @@ class Embedder:
             try:
                 self._identity = model_identity(self.model_dir)
             except (OSError, ValueError) as exc:
-                raise ModelError(f"cannot read embedding model {self.model_dir}: {exc}") from exc
+                raise ModelError(
+                    QT_TRANSLATE_NOOP("Core", "cannot read embedding model {0}: {1}"), self.model_dir, exc
+                ) from exc
         return self._identity
 
     @property

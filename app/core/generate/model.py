@@ -8,6 +8,7 @@ from typing import Any
 
 from app.core.config import Settings
 from app.core.errors import ModelError
+from app.core.messages import QT_TRANSLATE_NOOP
 
 GGUF_MAGIC = b"GGUF"
 _DEFAULTS = Settings()  # Sampling's defaults are the settings' defaults
@@ -68,13 +69,13 @@ class ModelInfo:
 def check_model_file(path: Path) -> None:
     """Raise ModelError naming the file unless it exists and starts like a GGUF file."""
     if not path.exists():
-        raise ModelError(f"model file not found: {path}")
+        raise ModelError(QT_TRANSLATE_NOOP("Core", "model file not found: {0}"), path)
     if not path.is_file():
-        raise ModelError(f"model path is not a file: {path}")
+        raise ModelError(QT_TRANSLATE_NOOP("Core", "model path is not a file: {0}"), path)
     try:
         with path.open("rb") as handle:
             magic = handle.read(4)
     except OSError as exc:
-        raise ModelError(f"cannot read the model file {path}: {exc}") from exc
+        raise ModelError(QT_TRANSLATE_NOOP("Core", "cannot read the model file {0}: {1}"), path, exc) from exc
     if magic != GGUF_MAGIC:
-        raise ModelError(f"not a GGUF model file: {path}")
+        raise ModelError(QT_TRANSLATE_NOOP("Core", "not a GGUF model file: {0}"), path)

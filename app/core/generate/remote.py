@@ -17,6 +17,7 @@ from app.core.generate.server_http import ServerConnection
 from app.core.generate.server_stream import request_body, stream_chat
 from app.core.generate.server_tokens import ESTIMATE_MARGIN, LocalTokenizer, ServerTokenizer
 from app.core.generate.template import ChatTemplate
+from app.core.messages import QT_TRANSLATE_NOOP
 from app.core.server_key import key_for
 
 LIST_TIMEOUT_S = 15.0  # a model list is short: a server that sends none in this time is not answering
@@ -124,7 +125,10 @@ class RemoteEngine:
             supported, reason = thinking.supported, thinking.reason
             if source is None:
                 supported = True
-                reason = "the server does not show its chat template: the switch is sent as enable_thinking"
+                reason = QT_TRANSLATE_NOOP(
+                    "Core",
+                    "the server does not show its chat template: the switch is sent as enable_thinking",
+                )
             self._info = ModelInfo(
                 name=self.model,
                 path=self.model_ref,
@@ -150,7 +154,11 @@ class RemoteEngine:
                 return item
         offered = ", ".join(str(item.get("id")) for item in entries) or "none"
         raise ServerError(
-            "model", f"the server at {self.base_url} has no model {self.model!r} (it offers: {offered})"
+            "model",
+            QT_TRANSLATE_NOOP("Core", "the server at {0} has no model {1!r} (it offers: {2})"),
+            self.base_url,
+            self.model,
+            offered,
         )
 
     def _props(self) -> dict[str, Any]:
@@ -279,7 +287,9 @@ def model_entries(conn: ServerConnection) -> list[dict[str, Any]]:
     reply = conn.get_json("/v1/models")
     data = reply.get("data") if isinstance(reply, dict) else None
     if not isinstance(data, list):
-        raise ServerError("protocol", f"the server at {conn.url} sent no model list")
+        raise ServerError(
+            "protocol", QT_TRANSLATE_NOOP("Core", "the server at {0} sent no model list"), conn.url
+        )
     return [item for item in data if isinstance(item, dict) and item.get("id")]
 
 

@@ -14,6 +14,7 @@ from typing import Any
 from urllib.parse import urlsplit
 
 from app.core.errors import ServerError
+from app.core.messages import QT_TRANSLATE_NOOP
 
 CONNECT_TIMEOUT_S = 10.0
 READ_TIMEOUT_S = 300.0  # between two bytes of a reply: a big prompt's prefill on a slow server
@@ -69,14 +70,21 @@ class ServerConnection:
         except ssl.SSLError as exc:
             conn.close()
             reason = _ssl_reason(exc)
-            raise ServerError("tls", f"the secure connection to {self.url} failed: {reason}") from exc
+            raise ServerError(
+                "tls", QT_TRANSLATE_NOOP("Core", "the secure connection to {0} failed: {1}"), self.url, reason
+            ) from exc
         except TimeoutError as exc:
             conn.close()
-            raise ServerError("unreachable", f"the server at {self.url} did not reply in time") from exc
+            raise ServerError(
+                "unreachable", QT_TRANSLATE_NOOP("Core", "the server at {0} did not reply in time"), self.url
+            ) from exc
         except (OSError, http.client.HTTPException) as exc:
             conn.close()
             raise ServerError(
-                "unreachable", f"cannot reach the server at {self.url} ({_os_reason(exc)}): is it running?"
+                "unreachable",
+                QT_TRANSLATE_NOOP("Core", "cannot reach the server at {0} ({1}): is it running?"),
+                self.url,
+                _os_reason(exc),
             ) from exc
         if response.status >= 300:
             try:
@@ -99,14 +107,22 @@ class ServerConnection:
         try:
             raw = response.read(MAX_REPLY_BYTES)
         except (OSError, http.client.HTTPException) as exc:
-            raise ServerError("dropped", f"the server at {self.url} closed the connection mid-reply") from exc
+            raise ServerError(
+                "dropped",
+                QT_TRANSLATE_NOOP("Core", "the server at {0} closed the connection mid-reply"),
+                self.url,
+            ) from exc
         finally:
             conn.close()
         try:
             return json.loads(raw)
         except ValueError as exc:
             raise ServerError(
-                "protocol", f"the server at {self.url} sent a reply to {path} that is not JSON: {_peek(raw)}"
+                "protocol",
+                QT_TRANSLATE_NOOP("Core", "the server at {0} sent a reply to {1} that is not JSON: {2}"),
+                self.url,
+                path,
+                _peek(raw),
             ) from exc
 
     def open_stream(self, path: str, payload: Any) -> EventStream:
@@ -120,7 +136,10 @@ class ServerConnection:
             conn.close()
             raise ServerError(
                 "protocol",
-                f"the server at {self.url} did not stream its answer ({kind or 'no type'}): {_peek(raw)}",
+                QT_TRANSLATE_NOOP("Core", "the server at {0} did not stream its answer ({1}): {2}"),
+                self.url,
+                kind or "no type",
+                _peek(raw),
             )
         return EventStream(self.url, conn, response)
 
@@ -164,7 +183,9 @@ class EventStream:
                 if self.aborted:
                     return
                 raise ServerError(
-                    "dropped", f"the connection to the server at {self._url} broke off mid-answer"
+                    "dropped",
+                    QT_TRANSLATE_NOOP("Core", "the connection to the server at {0} broke off mid-answer"),
+                    self._url,
                 ) from exc
             if self.aborted:
                 return
@@ -185,7 +206,11 @@ class EventStream:
             elif line and not line.startswith(":") and ":" not in line:
                 raise ServerError(
                     "protocol",
-                    f"the server at {self._url} sent a stream that is not server-sent events: {_peek(raw)}",
+                    QT_TRANSLATE_NOOP(
+                        "Core", "the server at {0} sent a stream that is not server-sent events: {1}"
+                    ),
+                    self._url,
+                    _peek(raw),
                 )
 
     def _parse(self, event: str) -> dict[str, Any]:
@@ -194,10 +219,16 @@ class EventStream:
         except ValueError as exc:
             raise ServerError(
                 "protocol",
-                f"the server at {self._url} sent an event that is not JSON: {_peek(event.encode())}",
+                QT_TRANSLATE_NOOP("Core", "the server at {0} sent an event that is not JSON: {1}"),
+                self._url,
+                _peek(event.encode()),
             ) from exc
         if not isinstance(value, dict):
-            raise ServerError("protocol", f"the server at {self._url} sent an event that is not an object")
+            raise ServerError(
+                "protocol",
+                QT_TRANSLATE_NOOP("Core", "the server at {0} sent an event that is not an object"),
+                self._url,
+            )
         return value
 
 
@@ -206,22 +237,65 @@ def status_error(url: str, path: str, status: int, body: bytes) -> ServerError:
     message, code = _error_detail(body)
     said = f": {message}" if message else ""
     if status in (401, 403):
-        return ServerError("auth", f"the server at {url} refused the API key (HTTP {status}){said}", status)
+        return ServerError(
+            "auth",
+            QT_TRANSLATE_NOOP("Core", "the server at {0} refused the API key (HTTP {1}){2}"),
+            url,
+            status,
+            said,
+            status=status,
+        )
     if status == 404 and path.endswith("/completions"):  # vLLM, Ollama: the model is not served
-        return ServerError("model", f"the server at {url} does not serve this model (HTTP 404){said}", status)
+        return ServerError(
+            "model",
+            QT_TRANSLATE_NOOP("Core", "the server at {0} does not serve this model (HTTP 404){1}"),
+            url,
+            said,
+            status=status,
+        )
     if status == 404:
-        return ServerError("not_found", f"the server at {url} has no {path} (HTTP 404){said}", status)
+        return ServerError(
+            "not_found",
+            QT_TRANSLATE_NOOP("Core", "the server at {0} has no {1} (HTTP 404){2}"),
+            url,
+            path,
+            said,
+            status=status,
+        )
     if status == 429:
-        return ServerError("busy", f"the server at {url} is busy (HTTP 429): try again shortly{said}", status)
+        return ServerError(
+            "busy",
+            QT_TRANSLATE_NOOP("Core", "the server at {0} is busy (HTTP 429): try again shortly{1}"),
+            url,
+            said,
+            status=status,
+        )
     if status == 503:
         return ServerError(
             "loading",
-            f"the server at {url} is loading its model or busy (HTTP 503): try again shortly{said}",
-            status,
+            QT_TRANSLATE_NOOP(
+                "Core", "the server at {0} is loading its model or busy (HTTP 503): try again shortly{1}"
+            ),
+            url,
+            said,
+            status=status,
         )
     if code == "context_length_exceeded":
-        return ServerError("context", f"the prompt does not fit the server's context{said}", status)
-    return ServerError("http", f"the server at {url} answered HTTP {status} to {path}{said}", status)
+        return ServerError(
+            "context",
+            QT_TRANSLATE_NOOP("Core", "the prompt does not fit the server's context{0}"),
+            said,
+            status=status,
+        )
+    return ServerError(
+        "http",
+        QT_TRANSLATE_NOOP("Core", "the server at {0} answered HTTP {1} to {2}{3}"),
+        url,
+        status,
+        path,
+        said,
+        status=status,
+    )
 
 
 def _error_detail(body: bytes) -> tuple[str, str]:

@@ -14,6 +14,7 @@ from app.core.generate.engine import GenerationEnd, TokenStep
 from app.core.generate.model import ChatRequest, Sampling
 from app.core.generate.server_http import EventStream, ServerConnection
 from app.core.generate.textstream import THINKING, ChannelSplitter, Piece
+from app.core.messages import QT_TRANSLATE_NOOP
 
 CHAT_PATH = "/v1/chat/completions"
 # the finish reasons of the OpenAI protocol and of the servers that extend it, as Folio's
@@ -119,7 +120,7 @@ def _steps(event: dict[str, Any], tally: _Tally, splitter: ChannelSplitter) -> I
     if "error" in event:  # an error sent inside the stream (llama-server, vLLM)
         error = event["error"]
         message = error.get("message", error) if isinstance(error, dict) else error
-        raise ServerError("http", f"the server stopped the answer: {message}")
+        raise ServerError("http", QT_TRANSLATE_NOOP("Core", "the server stopped the answer: {0}"), message)
     for choice in event.get("choices") or []:
         delta = choice.get("delta") or {}
         reasoning = str(delta.get("reasoning_content") or delta.get("reasoning") or "")

@@ -9,6 +9,7 @@ from typing import Any
 
 from app.core.errors import ServerError
 from app.core.generate.server_http import ServerConnection
+from app.core.messages import QT_TRANSLATE_NOOP
 
 # Without the server's tokenizer the budget counts with a local one of a related model and leaves
 # this share of the server's context unused, for the tokens the two tokenizers count differently.
@@ -51,14 +52,20 @@ class ServerTokenizer:
                 "/tokenize", {"model": self._model, "prompt": text, "add_special_tokens": special}
             )
         else:
-            raise ServerError("protocol", f"the server at {self._conn.url} offers no tokenizer")
+            raise ServerError(
+                "protocol", QT_TRANSLATE_NOOP("Core", "the server at {0} offers no tokenizer"), self._conn.url
+            )
         return _token_list(reply, self._conn.url)
 
 
 def _token_list(reply: Any, url: str) -> list[int]:
     tokens = reply.get("tokens") if isinstance(reply, dict) else None
     if not isinstance(tokens, list):
-        raise ServerError("protocol", f"the tokenizer of the server at {url} sent no token list")
+        raise ServerError(
+            "protocol",
+            QT_TRANSLATE_NOOP("Core", "the tokenizer of the server at {0} sent no token list"),
+            url,
+        )
     # llama-server's with_pieces form: [{"id": 1, "piece": "..."}]
     return [int(t["id"]) if isinstance(t, dict) else int(t) for t in tokens]
 

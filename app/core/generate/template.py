@@ -13,6 +13,7 @@ import jinja2.ext
 from jinja2.sandbox import ImmutableSandboxedEnvironment
 
 from app.core.errors import ModelError
+from app.core.messages import QT_TRANSLATE_NOOP
 
 CHATML_TEMPLATE = (
     "{% for message in messages %}"
@@ -35,15 +36,25 @@ class ThinkingSupport:
 def thinking_support(template: str | None) -> ThinkingSupport:
     if template is None:
         return ThinkingSupport(
-            False, "the model has no chat template; Folio uses ChatML, which has no thinking switch"
+            False,
+            QT_TRANSLATE_NOOP(
+                "Core", "the model has no chat template; Folio uses ChatML, which has no thinking switch"
+            ),
         )
     if "enable_thinking" in template:
-        return ThinkingSupport(True, "the chat template has an enable_thinking switch")
+        return ThinkingSupport(
+            True, QT_TRANSLATE_NOOP("Core", "the chat template has an enable_thinking switch")
+        )
     if THINK_OPEN in template:
         return ThinkingSupport(
-            False, "the model always thinks (no enable_thinking switch); its thinking is shown apart"
+            False,
+            QT_TRANSLATE_NOOP(
+                "Core", "the model always thinks (no enable_thinking switch); its thinking is shown apart"
+            ),
         )
-    return ThinkingSupport(False, "the model's chat template has no thinking switch (enable_thinking)")
+    return ThinkingSupport(
+        False, QT_TRANSLATE_NOOP("Core", "the model's chat template has no thinking switch (enable_thinking)")
+    )
 
 
 def _tojson(
@@ -87,7 +98,11 @@ class ChatTemplate:
         try:
             self._template = environment.from_string(source if source is not None else CHATML_TEMPLATE)
         except jinja2.TemplateError as exc:
-            raise ModelError(f"the chat template of {model_name or 'the model'} is not valid: {exc}") from exc
+            raise ModelError(
+                QT_TRANSLATE_NOOP("Core", "the chat template of {0} is not valid: {1}"),
+                model_name or "the model",
+                exc,
+            ) from exc
 
     def render(
         self, messages: Sequence[dict[str, str]], enable_thinking: bool, add_generation_prompt: bool = True
@@ -102,7 +117,9 @@ class ChatTemplate:
                 tools=None,
             )
         except jinja2.TemplateError as exc:
-            raise ModelError(f"the model's chat template failed to render: {exc}") from exc
+            raise ModelError(
+                QT_TRANSLATE_NOOP("Core", "the model's chat template failed to render: {0}"), exc
+            ) from exc
 
     @staticmethod
     def opens_thinking(prompt: str) -> bool:

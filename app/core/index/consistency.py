@@ -7,6 +7,7 @@ from pathlib import Path
 
 from app.core.index.sync import index_disagreement, rebuild_index
 from app.core.index.vector_index import VectorIndex
+from app.core.messages import QT_TRANSLATE_NOOP
 from app.core.store.keyword_tables import KEYWORD_TABLES
 from app.core.store.library import LibraryStore
 
@@ -54,13 +55,15 @@ def verify_library(store: LibraryStore, index_path: Path, repair: bool = False) 
         try:
             index = VectorIndex.load(index_path, dimension) if index_path.exists() else None
         except ValueError as exc:
-            problems.append(f"vector index unreadable: {exc}")
+            problems.append(QT_TRANSLATE_NOOP("Core", "vector index unreadable") + f": {exc}")
         if index is None and len(chunk_ids) and not index_path.exists():
-            problems.append("vector index file is missing")
+            problems.append(QT_TRANSLATE_NOOP("Core", "vector index file is missing"))
         if index is not None:
             mismatch = index_disagreement(index, store)
             if mismatch:
-                problems.append(f"vector index disagrees with the store: {mismatch}")
+                problems.append(
+                    QT_TRANSLATE_NOOP("Core", "vector index disagrees with the store") + f": {mismatch}"
+                )
     for table in KEYWORD_TABLES:
         rows = store.keyword_row_ids(table)
         if len(rows) != len(chunk_ids) or (rows != chunk_ids).any():
@@ -70,7 +73,7 @@ def verify_library(store: LibraryStore, index_path: Path, repair: bool = False) 
     if repair and problems:
         if any(p.startswith("keyword table") for p in problems):
             store.rebuild_keyword_tables()
-            repaired.append("keyword tables rebuilt")
+            repaired.append(QT_TRANSLATE_NOOP("Core", "keyword tables rebuilt"))
         if dimension is not None and any(p.startswith("vector index") for p in problems):
             rebuilt = index = rebuild_index(store, dimension, index_path)
             repaired.append("vector index rebuilt")

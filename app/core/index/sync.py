@@ -10,6 +10,7 @@ import numpy as np
 
 from app.core.index.layout import APPROXIMATE_FROM, TRAINING_POINTS_PER_LIST, IndexLayout, wanted_layout
 from app.core.index.vector_index import VectorIndex
+from app.core.messages import QT_TRANSLATE_NOOP
 from app.core.store.library import LibraryStore
 from app.core.store.records import VectorChange
 
@@ -146,5 +147,8 @@ def open_vector_index(
             index.generation = store.index_generation()
             return index
         rebuilt = rebuild_index(store, dimension, index_path, approximate_from, current)
-    notify(f"vector index rebuilt from the store: {reason}; now {rebuilt.count} vectors")
+    notify(
+        QT_TRANSLATE_NOOP("Core", "vector index rebuilt from the store")
+        + f": {reason}; now {rebuilt.count} vectors"
+    )
     return rebuilt

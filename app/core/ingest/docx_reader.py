@@ -15,6 +15,7 @@ from typing import Any
 from app.core.ingest.page import PageContent
 from app.core.ingest.read_base import UnreadableFile
 from app.core.ingest.sections import SectionBuilder
+from app.core.messages import QT_TRANSLATE_NOOP
 
 _HEADING_STYLE = re.compile(r"^heading\s*([1-9])$", re.IGNORECASE)
 _OLE_MAGIC = b"\xd0\xcf\x11\xe0\xa1\xb1\x1a\xe1"  # an encrypted (or pre-2007) Word file
@@ -45,7 +46,9 @@ def read_docx(path: Path) -> Iterator[PageContent]:
     with path.open("rb") as handle:
         head = handle.read(8)
     if head.startswith(_OLE_MAGIC):
-        raise UnreadableFile("password protected (or an old binary .doc file saved as .docx)")
+        raise UnreadableFile(
+            QT_TRANSLATE_NOOP("Core", "password protected (or an old binary .doc file saved as .docx)")
+        )
     import docx
     from docx.opc.exceptions import OpcError
     from docx.table import Table
@@ -66,8 +69,10 @@ def read_docx(path: Path) -> Iterator[PageContent]:
             else:
                 builder.paragraph(block.text)
     except broken as exc:
-        raise UnreadableFile(f"not a readable DOCX: {str(exc) or type(exc).__name__}"[:300]) from exc
+        raise UnreadableFile(
+            (QT_TRANSLATE_NOOP("Core", "not a readable DOCX") + f": {str(exc) or type(exc).__name__}")[:300]
+        ) from exc
     pages = builder.pages()
     if not pages:
-        raise UnreadableFile("no text (the document is empty)")
+        raise UnreadableFile(QT_TRANSLATE_NOOP("Core", "no text (the document is empty)"))
     yield from pages

@@ -17,6 +17,7 @@ from app.core.ingest.html_reader import HtmlUnreadable, decode_html, read_markup
 from app.core.ingest.page import PageContent
 from app.core.ingest.read_base import UnreadableFile
 from app.core.ingest.sections import SectionBuilder
+from app.core.messages import QT_TRANSLATE_NOOP
 
 # A chapter larger than this (uncompressed) is not read: a zip bomb must not fill the memory.
 MAX_ENTRY_BYTES = 64 * 1024**2
@@ -94,7 +95,7 @@ def read_epub(path: Path) -> Iterator[PageContent]:
     try:
         archive = zipfile.ZipFile(path)
     except (zipfile.BadZipFile, OSError) as exc:
-        raise UnreadableFile(f"not a readable EPUB: {exc}") from exc
+        raise UnreadableFile(QT_TRANSLATE_NOOP("Core", "not a readable EPUB") + f": {exc}") from exc
     with archive:
         try:
             container = _xml(archive, "META-INF/container.xml")
@@ -103,7 +104,7 @@ def read_epub(path: Path) -> Iterator[PageContent]:
                 raise ValueError("META-INF/container.xml names no package file")
             package = _xml(archive, rootfile)
         except (ValueError, ElementTree.ParseError) as exc:
-            raise UnreadableFile(f"not a readable EPUB: {exc}") from exc
+            raise UnreadableFile(QT_TRANSLATE_NOOP("Core", "not a readable EPUB") + f": {exc}") from exc
         manifest: dict[str, tuple[str, str, str]] = {}
         spine: list[str] = []
         for element in package.iter():
@@ -119,10 +120,12 @@ def read_epub(path: Path) -> Iterator[PageContent]:
                 spine.append(element.get("idref", ""))
         chapters = [manifest[idref][0] for idref in spine if idref in manifest]
         if not chapters:
-            raise UnreadableFile("not a readable EPUB: its reading order (spine) is empty")
+            raise UnreadableFile(
+                QT_TRANSLATE_NOOP("Core", "not a readable EPUB: its reading order (spine) is empty")
+            )
         locked = _encrypted(archive)
         if any(chapter in locked for chapter in chapters):
-            raise UnreadableFile("password protected (DRM)")
+            raise UnreadableFile(QT_TRANSLATE_NOOP("Core", "password protected (DRM)"))
         titles = _toc_titles(archive, manifest)
         builder = SectionBuilder()
         for number, chapter in enumerate(chapters, start=1):
@@ -131,13 +134,17 @@ def read_epub(path: Path) -> Iterator[PageContent]:
             except KeyError:
                 continue  # a spine entry without its file: skip that chapter
             if info.file_size > MAX_ENTRY_BYTES:
-                raise UnreadableFile(f"not a readable EPUB: chapter {chapter} is too large")
+                raise UnreadableFile(
+                    QT_TRANSLATE_NOOP("Core", "not a readable EPUB") + f": chapter {chapter} is too large"
+                )
             builder.start_part(titles.get(chapter, "") or f"Part {number}")
             try:
                 read_markup(decode_html(archive.read(info)), builder)
             except (HtmlUnreadable, zipfile.BadZipFile, zlib.error, OSError) as exc:
-                raise UnreadableFile(f"not a readable EPUB: {chapter}: {exc}") from exc
+                raise UnreadableFile(
+                    QT_TRANSLATE_NOOP("Core", "not a readable EPUB") + f": {chapter}: {exc}"
+                ) from exc
     pages = builder.pages()
     if not pages:
-        raise UnreadableFile("no text (the book has no readable chapters)")
+        raise UnreadableFile(QT_TRANSLATE_NOOP("Core", "no text (the book has no readable chapters)"))
     yield from pages

@@ -14,6 +14,7 @@ from typing import Any
 from app.core.ingest.page import PageContent
 from app.core.ingest.read_base import UnreadableFile, decode_text
 from app.core.ingest.sections import SectionBuilder
+from app.core.messages import QT_TRANSLATE_NOOP
 
 # Never content: removed wherever they are. (Not <form>: some sites wrap the whole page in one.)
 _NOISE = (
@@ -137,13 +138,13 @@ def read_markup(markup: str, builder: SectionBuilder) -> str:
 def read_html(path: Path) -> Iterator[PageContent]:
     data = path.read_bytes()
     if not data.strip():
-        raise UnreadableFile("no text (empty file)")
+        raise UnreadableFile(QT_TRANSLATE_NOOP("Core", "no text (empty file)"))
     builder = SectionBuilder()
     try:
         read_markup(decode_html(data), builder)
     except HtmlUnreadable as exc:
-        raise UnreadableFile(f"not a readable HTML file: {exc}") from exc
+        raise UnreadableFile(QT_TRANSLATE_NOOP("Core", "not a readable HTML file") + f": {exc}") from exc
     pages = builder.pages()
     if not pages:
-        raise UnreadableFile("no text (the page has no readable content)")
+        raise UnreadableFile(QT_TRANSLATE_NOOP("Core", "no text (the page has no readable content)"))
     yield from pages

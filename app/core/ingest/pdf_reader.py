@@ -13,6 +13,7 @@ from typing import Any
 
 from app.core.ingest.page import OcrStarted, PageContent, PagePlan, ReadEvent, TextBox
 from app.core.ingest.read_base import UnreadableFile
+from app.core.messages import QT_TRANSLATE_NOOP
 from app.core.normalize import normalize_text
 
 # A text layer this thin (page numbers, a scanner's stamp) is not the page's text: OCR it.
@@ -90,10 +91,12 @@ def read_pdf(path: Path, ocr: bool) -> Iterator[ReadEvent]:
     from pypdf.errors import DependencyError, FileNotDecryptedError, PdfReadError, PyPdfError
 
     if path.stat().st_size == 0:
-        raise UnreadableFile("not a readable PDF: the file is empty")
+        raise UnreadableFile(QT_TRANSLATE_NOOP("Core", "not a readable PDF: the file is empty"))
     with path.open("rb") as handle:
         if b"%PDF" not in handle.read(1024):
-            raise UnreadableFile("not a readable PDF: no PDF header (not a PDF file)")
+            raise UnreadableFile(
+                QT_TRANSLATE_NOOP("Core", "not a readable PDF: no PDF header (not a PDF file)")
+            )
     try:
         reader = pypdf.PdfReader(path, strict=False)
         if reader.is_encrypted:
@@ -101,18 +104,20 @@ def read_pdf(path: Path, ocr: bool) -> Iterator[ReadEvent]:
             try:
                 opened = reader.decrypt("")
             except (DependencyError, NotImplementedError) as exc:
-                raise UnreadableFile(f"password protected (unsupported encryption: {exc})") from exc
+                raise UnreadableFile(
+                    QT_TRANSLATE_NOOP("Core", "password protected (unsupported encryption)") + f": {exc}"
+                ) from exc
             if not opened:
-                raise UnreadableFile("password protected")
+                raise UnreadableFile(QT_TRANSLATE_NOOP("Core", "password protected"))
         count = len(reader.pages)
     except UnreadableFile:
         raise
     except FileNotDecryptedError as exc:
-        raise UnreadableFile("password protected") from exc
+        raise UnreadableFile(QT_TRANSLATE_NOOP("Core", "password protected")) from exc
     except (PdfReadError, PyPdfError, ValueError, KeyError, TypeError, AttributeError, OSError) as exc:
-        raise UnreadableFile(f"not a readable PDF: {_reason(exc)}") from exc
+        raise UnreadableFile(QT_TRANSLATE_NOOP("Core", "not a readable PDF") + f": {_reason(exc)}") from exc
     if count == 0:
-        raise UnreadableFile("not a readable PDF: it has no pages")
+        raise UnreadableFile(QT_TRANSLATE_NOOP("Core", "not a readable PDF: it has no pages"))
     scanner = _open_scanner(path) if ocr else None
     try:
         if scanner is not None:
@@ -121,9 +126,11 @@ def read_pdf(path: Path, ocr: bool) -> Iterator[ReadEvent]:
             try:
                 text = reader.pages[index].extract_text() or ""
             except FileNotDecryptedError as exc:
-                raise UnreadableFile("password protected") from exc
+                raise UnreadableFile(QT_TRANSLATE_NOOP("Core", "password protected")) from exc
             except DependencyError as exc:
-                raise UnreadableFile(f"password protected (unsupported encryption: {exc})") from exc
+                raise UnreadableFile(
+                    QT_TRANSLATE_NOOP("Core", "password protected (unsupported encryption)") + f": {exc}"
+                ) from exc
             except Exception:  # one bad page (broken content stream, font) must not sink the file
                 text = ""
             if scanner is not None and _visible_chars(normalize_text(text)) < OCR_BELOW_CHARS:

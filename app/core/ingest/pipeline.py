@@ -21,6 +21,7 @@ from app.core.ingest.read_base import ReadOptions
 from app.core.ingest.readers import SECTION_KINDS, file_kind, unsupported_reason
 from app.core.ingest.sections import paragraph_at, section_locator
 from app.core.ingest.worker import ExtractionFailed, PageExtractor
+from app.core.messages import QT_TRANSLATE_NOOP
 from app.core.normalize import normalize_text
 from app.core.passage import ChunkDraft
 from app.core.store.layers import PageLayerInfo
@@ -219,16 +220,23 @@ class Ingester:
         name = path.name
         kind = file_kind(path)
         if not path.exists():
-            return FileResult(str(path), name, "failed", error="file not found")
+            return FileResult(str(path), name, "failed", error=QT_TRANSLATE_NOOP("Core", "file not found"))
         if not path.is_file():
-            return FileResult(str(path), name, "failed", error="not a regular file")
+            return FileResult(
+                str(path), name, "failed", error=QT_TRANSLATE_NOOP("Core", "not a regular file")
+            )
         if kind is None:
             return FileResult(str(path), name, "failed", error=unsupported_reason(path))
         try:
             size = path.stat().st_size
             digest = sha256_of(path)
         except OSError as exc:
-            return FileResult(str(path), name, "failed", error=f"cannot read the file: {exc.strerror or exc}")
+            return FileResult(
+                str(path),
+                name,
+                "failed",
+                error=QT_TRANSLATE_NOOP("Core", "cannot read the file") + f": {exc.strerror or exc}",
+            )
         existing = self.store.document_by_path(str(path))
         if existing is not None and existing.sha256 == digest and not reread:
             return _unchanged(path, existing)
@@ -286,10 +294,14 @@ class Ingester:
 
     def _no_text_reason(self, kind: str) -> str:
         if kind != "pdf":
-            return "no text (empty file)"
+            return QT_TRANSLATE_NOOP("Core", "no text (empty file)")
         if not self.settings.current.ocr_enabled:
-            return "no text layer (scanned?); turn on OCR in Settings to read scanned pages"
-        return "no text layer, and OCR found no legible text on its pages (blank or pictures only?)"
+            return QT_TRANSLATE_NOOP(
+                "Core", "no text layer (scanned?); turn on OCR in Settings to read scanned pages"
+            )
+        return QT_TRANSLATE_NOOP(
+            "Core", "no text layer, and OCR found no legible text on its pages (blank or pictures only?)"
+        )
 
     def _pages(
         self,

@@ -5,6 +5,8 @@ from __future__ import annotations
 import codecs
 from dataclasses import dataclass
 
+from app.core.messages import QT_TRANSLATE_NOOP
+
 
 class UnreadableFile(Exception):
     """The file cannot be ingested; the message is the reason shown to the user."""
@@ -35,4 +37,4 @@ def decode_text(data: bytes) -> str:
             return data.decode(encoding)
         except UnicodeDecodeError:
             continue
-    raise UnreadableFile("not a readable text file: unknown text encoding")
+    raise UnreadableFile(QT_TRANSLATE_NOOP("Core", "not a readable text file: unknown text encoding"))

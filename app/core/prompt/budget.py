@@ -7,6 +7,7 @@ from dataclasses import dataclass, field, replace
 from typing import Any, Protocol
 
 from app.core.errors import UsageError
+from app.core.messages import QT_TRANSLATE_NOOP
 from app.core.passage import Hit
 from app.core.prompt.system import format_passage, passages_block, system_prompt
 
@@ -185,7 +186,11 @@ def assemble(
     """Fit the prompt: passages best-first (skip one that does not fit, try the next), then the
     newest history turns; the rendered prompt is tokenized exactly and trimmed until it fits."""
     if max_tokens >= n_ctx:
-        raise UsageError(f"max answer tokens ({max_tokens}) must be below the context size ({n_ctx})")
+        raise UsageError(
+            QT_TRANSLATE_NOOP("Core", "max answer tokens ({0}) must be below the context size ({1})"),
+            max_tokens,
+            n_ctx,
+        )
     ctx_limit = n_ctx - max_tokens
     limit = ctx_limit if ttft_limit_tokens is None else min(ctx_limit, ttft_limit_tokens)
 
@@ -196,8 +201,14 @@ def assemble(
     _, base_tokens = render([], [])
     if len(base_tokens) > ctx_limit:
         raise UsageError(
-            f"the question is too long: {len(base_tokens)} prompt tokens plus {max_tokens} answer tokens "
-            f"exceed the context of {n_ctx} tokens"
+            QT_TRANSLATE_NOOP(
+                "Core",
+                "the question is too long: {0} prompt tokens plus {1} answer tokens "
+                "exceed the context of {2} tokens",
+            ),
+            len(base_tokens),
+            max_tokens,
+            n_ctx,
         )
     used: list[Hit] = []
     dropped: list[DroppedPassage] = []

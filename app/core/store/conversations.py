@@ -10,6 +10,7 @@ from sqlalchemy import Table, func, insert, select
 from sqlalchemy.orm import Session, sessionmaker
 
 from app.core.errors import UsageError
+from app.core.messages import QT_TRANSLATE_NOOP
 from app.core.passage import Citation
 from app.core.store.base import utcnow
 from app.core.store.chats import Chat, Message, Trace
@@ -160,7 +161,7 @@ class ConversationStore:
         with self.sessions() as session:
             chat = session.get(Chat, chat_id)
             if chat is None:
-                raise UsageError(f"no chat with id {chat_id}")
+                raise UsageError(QT_TRANSLATE_NOOP("Core", "no chat with id {0}"), chat_id)
             return [to_stored(message) for message in chat.messages]
 
     def create(self, title: str = "") -> int:
@@ -174,7 +175,7 @@ class ConversationStore:
         with self.sessions.begin() as session:
             chat = session.get(Chat, chat_id)
             if chat is None:
-                raise UsageError(f"no chat with id {chat_id}")
+                raise UsageError(QT_TRANSLATE_NOOP("Core", "no chat with id {0}"), chat_id)
             session.delete(chat)
 
     def copy_from(self, other: ConversationStore) -> int:

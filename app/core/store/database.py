@@ -12,6 +12,7 @@ from sqlalchemy import Engine, create_engine, event, text
 from sqlalchemy.orm import Session, sessionmaker
 
 from app.core.errors import LibraryError
+from app.core.messages import QT_TRANSLATE_NOOP
 from app.core.store import chats as _chats  # noqa: F401  (registers the chat tables)
 from app.core.store import folders as _folders  # noqa: F401  (registers the watched folders)
 from app.core.store import models as _models  # noqa: F401  (registers the library tables)
@@ -55,15 +56,25 @@ def open_engine(library_dir: Path) -> Engine:
         engine.dispose()
         if not os.access(library_dir, os.W_OK):
             raise LibraryError(
-                f"the library folder {library_dir} is read-only: Folio needs to write there "
-                "(open another library, or make this one writable)"
+                QT_TRANSLATE_NOOP(
+                    "Core",
+                    "the library folder {0} is read-only: Folio needs to write there (open "
+                    "another library, or make this one writable)",
+                ),
+                library_dir,
             ) from exc
         if shutil.disk_usage(library_dir).free < FULL_DISK_BYTES:
             raise LibraryError(
-                f"the disk holding the library {library_dir} is full: free some space and try again"
+                QT_TRANSLATE_NOOP(
+                    "Core",
+                    "the disk holding the library {0} is full: free some space and try again",
+                ),
+                library_dir,
             ) from exc
         reason = getattr(exc, "orig", None) or exc
-        raise LibraryError(f"cannot open the library store {db_path}: {reason}") from exc
+        raise LibraryError(
+            QT_TRANSLATE_NOOP("Core", "cannot open the library store {0}: {1}"), db_path, reason
+        ) from exc
     return engine
 
 

@@ -13,6 +13,7 @@ from sqlalchemy.orm import Session, sessionmaker
 
 from app.core.errors import DocumentNotFoundError, EmbedderMismatchError
 from app.core.keywords import KEYWORDS_VERSION
+from app.core.messages import QT_TRANSLATE_NOOP
 from app.core.store.base import utcnow
 from app.core.store.database import open_engine, session_factory
 from app.core.store.file_lock import InterProcessLock
@@ -126,9 +127,16 @@ class LibraryStore:
                 same = same_dimension and stored["embed_model"] == name
             if not same:
                 raise EmbedderMismatchError(
-                    f"this library was indexed with the embedding model {stored['embed_model']!r} "
-                    f"({stored['embed_dim']} dimensions), not {name!r} ({dimension}); use that model, "
-                    "or re-index the documents into a new library (folio reindex-library --into DIR)"
+                    QT_TRANSLATE_NOOP(
+                        "Core",
+                        "this library was indexed with the embedding model {0!r} ({1} "
+                        "dimensions), not {2!r} ({3}); use that model, or re-index the "
+                        "documents into a new library (folio reindex-library --into DIR)",
+                    ),
+                    stored["embed_model"],
+                    stored["embed_dim"],
+                    name,
+                    dimension,
                 )
 
     # -- documents -----------------------------------------------------------------------------
@@ -169,9 +177,11 @@ class LibraryStore:
         if len(matches) == 1:
             return matches[0]
         if not matches:
-            raise DocumentNotFoundError(f"no document {ref!r} in the library")
+            raise DocumentNotFoundError(QT_TRANSLATE_NOOP("Core", "no document {0!r} in the library"), ref)
         raise DocumentNotFoundError(
-            f"{len(matches)} documents are named {ref!r}; give the full path or the id"
+            QT_TRANSLATE_NOOP("Core", "{0} documents are named {1!r}; give the full path or the id"),
+            len(matches),
+            ref,
         )
 
     def write_document(
@@ -265,7 +275,9 @@ class LibraryStore:
             with self.sessions.begin() as session:
                 doc = session.get(Document, document_id)
                 if doc is None:
-                    raise DocumentNotFoundError(f"no document with id {document_id}")
+                    raise DocumentNotFoundError(
+                        QT_TRANSLATE_NOOP("Core", "no document with id {0}"), document_id
+                    )
                 ids = np.asarray(
                     session.scalars(select(Chunk.id).where(Chunk.document_id == document_id)).all(),
                     dtype=np.int64,
