@@ -14,6 +14,8 @@ from app.core.store.models import Chunk
 
 # chunks_terms: words and CJK bigrams/characters ranked by bm25; chunks_trigram: partial words
 KEYWORD_TABLES = ("chunks_terms", "chunks_trigram")
+# At most about this many matching rows are ranked by bm25 in one keyword search (search_keywords)
+RANKED_ROWS = 20_000
 
 
 def _checked(table: str) -> str:
@@ -50,14 +52,53 @@ def delete_keyword_rows(session: Session, ids: npt.NDArray[np.int64]) -> None:
             session.execute(text(f"DELETE FROM {table} WHERE rowid IN ({marks})"), params)
 
 
-def search_keywords(session: Session, table: str, expression: str, limit: int) -> list[int]:
-    """Chunk ids matching an FTS5 expression in one keyword table, best bm25 first."""
+def search_keywords(
+    session: Session, table: str, phrases: Sequence[str], limit: int, budget: int | None = RANKED_ROWS
+) -> list[int]:
+    """Chunk ids matching any of the FTS5 `phrases` in one keyword table, best bm25 first.
+
+    bm25 scores every row the expression matches, and a common term matches a good part of a large
+    library. So the phrases are taken rarest first (each one's rows counted up to `budget`) while
+    the rows they match add up to at most `budget`, and only those are ranked (at least the rarest
+    phrase, whatever its count). The rows that only the common phrases match are left out: a
+    common phrase's bm25 weight (its idf) is small. Below `budget` matching rows in all (any small
+    library) this is the exact bm25 ranking of every phrase; `budget` None: always exact.
+    """
     table = _checked(table)
+    if not phrases:
+        return []
+    chosen = list(phrases) if budget is None else _rarest(session, table, phrases, budget)
     rows = session.execute(
         text(f"SELECT rowid FROM {table} WHERE {table} MATCH :q ORDER BY bm25({table}) LIMIT :n"),
-        {"q": expression, "n": limit},
+        {"q": " OR ".join(chosen), "n": limit},
     ).all()
     return [int(r[0]) for r in rows]
+
+
+def _rarest(session: Session, table: str, phrases: Sequence[str], budget: int) -> list[str]:
+    """The rarest of `phrases` whose matching rows add up to at most `budget` (at least one), in
+    their given order; all of them when they fit."""
+    counts = [_rows_matching(session, table, phrase, budget + 1) for phrase in phrases]
+    if min(counts) > budget:  # every phrase is common: count them all to rank the rarest
+        counts = [_rows_matching(session, table, phrase, None) for phrase in phrases]
+    kept: set[int] = set()
+    total = 0
+    for n in sorted(range(len(phrases)), key=lambda n: counts[n]):
+        if kept and total + counts[n] > budget:
+            break
+        kept.add(n)
+        total += counts[n]
+    return [phrase for n, phrase in enumerate(phrases) if n in kept]
+
+
+def _rows_matching(session: Session, table: str, phrase: str, cap: int | None) -> int:
+    """How many rows of `table` match `phrase`, counted up to `cap` (None: all)."""
+    limit = "" if cap is None else f" LIMIT {int(cap)}"
+    return int(
+        session.execute(
+            text(f"SELECT count(*) FROM (SELECT 1 FROM {table} WHERE {table} MATCH :q{limit})"), {"q": phrase}
+        ).scalar_one()
+    )
 
 
 def keyword_row_ids(session: Session, table: str) -> npt.NDArray[np.int64]:
