@@ -15,10 +15,15 @@ from app.core.retrieve import Retriever
 from app.core.store.library import LibraryStore
 from app.core.store.records import NewChunk
 
-# Each text: how many chunks of it one document holds. "alpha"/模型 in every chunk (common),
-# "gamma"/磁盘 in 5, "omega"/缓存 in 2.
-ENGLISH = [("alpha beta words here", 23), ("alpha gamma words there", 5), ("alpha omega gamma", 2)]
-CHINESE = [("模型很好用", 23), ("模型放在磁盘上", 5), ("模型缓存放在磁盘", 2)]
+# Each text: how many chunks of it one document holds. "alpha"/模型 are common (26 chunks),
+# "gamma"/磁盘 rarer (9), "omega"/缓存 rare (2); a row with a rare and a common phrase is ranked by both.
+ENGLISH = [
+    ("alpha beta words here", 21),
+    ("gamma beta beta words", 4),
+    ("alpha gamma beta words", 3),  # as long as the row above: alpha ranks it first
+    ("alpha omega gamma", 2),
+]
+CHINESE = [("模型很好用", 21), ("磁盘上面好", 4), ("模型在磁盘", 3), ("模型缓存放在磁盘", 2)]
 
 
 def _write(store: LibraryStore, embedder: Embedder, name: str, texts: list[tuple[str, int]]) -> None:
@@ -62,24 +67,24 @@ def test_below_the_budget_the_ranking_is_exact_bm25(tmp_path: Path, embedder: Em
 
 def test_above_the_budget_only_the_rarest_phrases_are_ranked(tmp_path: Path, embedder: Embedder) -> None:
     store = _library(tmp_path, embedder)
-    # Within 12 rows: every phrase but the one in all 30 chunks (alpha, 模型) fits (omega 2 rows,
-    # gamma 7; 型缓 2, 缓存 2, 存磁 none, 磁盘 7).
+    # Within 13 rows: every phrase but alpha / 模型 (26 chunks) fits (omega 2 rows, gamma 9; 缓存 2,
+    # 型缓 2, 磁盘 9, 存磁 none).
     for table, query, common in (
         ("chunks_terms", "alpha gamma omega", '"alpha"'),
         ("chunks_terms", "模型缓存磁盘", '"模型"'),
         ("chunks_trigram", "alpha gamma omega", '"alpha"'),
     ):
         phrases = terms_phrases(query) if table == "chunks_terms" else trigram_phrases(query)
-        found = store.keyword_search(table, phrases, 50, budget=12)
-        rare = [phrase for phrase in phrases if phrase != common]
-        assert found == store.keyword_search(table, rare, 50, budget=None), (table, query)
-        assert len(found) == 7
+        found = store.keyword_search(table, phrases, 50, budget=13)
         exact = store.keyword_search(table, phrases, 50, budget=None)
-        assert len(exact) == 30  # the exact ranking also holds every chunk of the common phrase
-        assert found == exact[:7]  # here the rare phrases' rows are also the exact top 7
+        assert len(exact) == 30, (table, query)  # with the 21 rows holding only the common phrase
+        assert len(found) == 9, (table, query)  # only the rows with a rare phrase...
+        assert found == exact[:9], (table, query)  # ...ranked by every phrase, as exact bm25 does
+        rare_only = store.keyword_search(table, [p for p in phrases if p not in common], 50, budget=None)
+        assert sorted(rare_only) == sorted(found) and rare_only != found  # the common phrase counts
     # The rarest phrase is ranked even when it alone has more rows than the budget.
     found = store.keyword_search("chunks_terms", terms_phrases("alpha gamma"), 50, budget=3)
-    assert sorted(_texts(store, found)) == sorted(["alpha gamma words there"] * 5 + ["alpha omega gamma"] * 2)
+    assert found == store.keyword_search("chunks_terms", terms_phrases("alpha gamma"), 50, budget=None)[:9]
     store.close()
 
 

@@ -57,29 +57,47 @@ def search_keywords(
 ) -> list[int]:
     """Chunk ids matching any of the FTS5 `phrases` in one keyword table, best bm25 first.
 
-    bm25 scores every row the expression matches, and a common term matches a good part of a large
-    library. So the phrases are taken rarest first (each one's rows counted up to `budget`) while
-    the rows they match add up to at most `budget`, and only those are ranked (at least the rarest
-    phrase, whatever its count). The rows that only the common phrases match are left out: a
-    common phrase's bm25 weight (its idf) is small. Below `budget` matching rows in all (any small
-    library) this is the exact bm25 ranking of every phrase; `budget` None: always exact.
+    bm25 scores every row the expression matches, and a common phrase matches a good part of a
+    large library. So the phrases are split: the rarest, while the rows they match add up to at
+    most `budget` (at least the rarest one, whatever its count), and the common rest. Ranked are
+    the rows holding a rare phrase: by the rare phrases alone, and those also holding a common
+    phrase (`rare AND common`: few rows) by every phrase, each row's better score kept. That is the
+    exact bm25 ranking of every row with a rare phrase; left out are the rows with only common
+    phrases, whose bm25 weights (idf) are the smallest. Below `budget` matching rows in all (any
+    small library) it is the one exact query over every phrase; `budget` None: always that.
     """
     table = _checked(table)
     if not phrases:
         return []
-    chosen = list(phrases) if budget is None else _rarest(session, table, phrases, budget)
+    rare, common = ([*phrases], []) if budget is None else _split_rarest(session, table, phrases, budget)
+    any_rare = " OR ".join(rare)
+    found = _ranked(session, table, any_rare, limit)
+    if not common:
+        return [rowid for rowid, _ in found]
+    scores = dict(found)
+    for rowid, score in _ranked(session, table, f"({any_rare}) AND ({' OR '.join(common)})", limit):
+        scores[rowid] = min(score, scores.get(rowid, 0.0))  # bm25(): the lower, the better
+    return [rowid for rowid, _ in sorted(scores.items(), key=lambda item: (item[1], item[0]))[:limit]]
+
+
+def _ranked(session: Session, table: str, expression: str, limit: int) -> list[tuple[int, float]]:
+    """(chunk id, bm25) of the best `limit` rows matching an FTS5 expression, best first."""
     rows = session.execute(
-        text(f"SELECT rowid FROM {table} WHERE {table} MATCH :q ORDER BY bm25({table}) LIMIT :n"),
-        {"q": " OR ".join(chosen), "n": limit},
+        text(
+            f"SELECT rowid, bm25({table}) FROM {table} WHERE {table} MATCH :q ORDER BY bm25({table}) LIMIT :n"
+        ),
+        {"q": expression, "n": limit},
     ).all()
-    return [int(r[0]) for r in rows]
+    return [(int(r[0]), float(r[1])) for r in rows]
 
 
-def _rarest(session: Session, table: str, phrases: Sequence[str], budget: int) -> list[str]:
-    """The rarest of `phrases` whose matching rows add up to at most `budget` (at least one), in
-    their given order; all of them when they fit."""
+def _split_rarest(
+    session: Session, table: str, phrases: Sequence[str], budget: int
+) -> tuple[list[str], list[str]]:
+    """The rarest of `phrases` whose matching rows add up to at most `budget` (at least one), and
+    the others, each in their given order; all are rare when they fit."""
     counts = [_rows_matching(session, table, phrase, budget + 1) for phrase in phrases]
-    if min(counts) > budget:  # every phrase is common: count them all to rank the rarest
+    if min(counts) > budget:  # every phrase is common: count them all to find the rarest
         counts = [_rows_matching(session, table, phrase, None) for phrase in phrases]
     kept: set[int] = set()
     total = 0
@@ -88,7 +106,8 @@ def _rarest(session: Session, table: str, phrases: Sequence[str], budget: int) -
             break
         kept.add(n)
         total += counts[n]
-    return [phrase for n, phrase in enumerate(phrases) if n in kept]
+    rare = [phrase for n, phrase in enumerate(phrases) if n in kept]
+    return rare, [phrase for n, phrase in enumerate(phrases) if n not in kept]
 
 
 def _rows_matching(session: Session, table: str, phrase: str, cap: int | None) -> int:
