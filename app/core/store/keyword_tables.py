@@ -96,6 +96,8 @@ def _split_rarest(
 ) -> tuple[list[str], list[str]]:
     """The rarest of `phrases` whose matching rows add up to at most `budget` (at least one), and
     the others, each in their given order; all are rare when they fit."""
+    if _rows_matching(session, table, " OR ".join(phrases), budget + 1) <= budget:
+        return [*phrases], []  # one statement for a small library
     counts = [_rows_matching(session, table, phrase, budget + 1) for phrase in phrases]
     if min(counts) > budget:  # every phrase is common: count them all to find the rarest
         counts = [_rows_matching(session, table, phrase, None) for phrase in phrases]
