@@ -3,15 +3,17 @@ half Chinese, searched warm with the real embedder, store, keyword tables and FA
 
 Usage: .venv/bin/python benchmarks/bench_retrieval_scale.py [--chunks N] [--queries Q] [--keep DIR]
        [--rebuild-index] [--embed-threads N] [--keyword-costs Q] [--ann | --ann-only] [--ann-queries Q]
-       [--ann-kinds random,topics,real,diffuse]
+       [--ann-kinds random,topics,real,diffuse] [--keyword-budget ROWS] [--keyword-agreement Q]
 The chunk texts are random words drawn with a Zipf law (so bm25 sees realistic frequencies) and the
 chunk vectors random unit vectors; the query is embedded by the real model. The vector index has
 the layout the product gives a library of that size (app/core/index/layout.py: flat, or IVF from
 APPROXIMATE_FROM chunks); its build time (when built in this run or with --rebuild-index), file
-size and memory are reported. --ann compares flat and IVF on the same N vectors of three kinds
-(benchmarks/ann_compare.py: random = worst case for IVF, topic mixtures = realistic): dense p50/p95
-and recall@10 against flat. Prints the figures and writes benchmarks/results/retrieval_scale_SIZE.json
-(SIZE: 10k, 100k, 1M...) with its .env.json record.
+size and memory are reported. The keyword legs rank at most --keyword-budget matching rows each (the
+product's RANKED_ROWS; 0: every row, exact bm25); --keyword-agreement Q compares them with exact
+bm25 on Q queries per script (benchmarks/keyword_agreement.py). --ann compares flat and IVF on the
+same N vectors of three kinds (benchmarks/ann_compare.py: random = worst case for IVF, topic
+mixtures = realistic): dense p50/p95 and recall@10 against flat. Prints the figures and writes
+benchmarks/results/retrieval_scale_SIZE.json (SIZE: 10k, 100k, 1M...) with its .env.json record.
 """
 
 from __future__ import annotations
@@ -44,9 +46,10 @@ from app.core.ingest.chunker import ChunkDraft  # noqa: E402
 from app.core.normalize import normalize_text  # noqa: E402
 from app.core.retrieve import Retriever  # noqa: E402
 from app.core.store.database import STORE_FILE  # noqa: E402
+from app.core.store.keyword_tables import RANKED_ROWS  # noqa: E402
 from app.core.store.library import LibraryStore  # noqa: E402
 from app.core.store.records import NewChunk  # noqa: E402
-from benchmarks import ann_compare  # noqa: E402
+from benchmarks import ann_compare, keyword_agreement  # noqa: E402
 from benchmarks.eval import texts_en, texts_zh  # noqa: E402
 from benchmarks.record_env import write_result  # noqa: E402
 
@@ -151,9 +154,9 @@ def leg_times(retriever: Retriever, query: str) -> dict[str, float]:
     started = time.perf_counter()
     retriever.index.search(vector, pool)
     times["dense"] = (time.perf_counter() - started) * 1000
-    for _, table, expression in retriever.keyword_legs(normalized):
+    for _, table, phrases in retriever.keyword_legs(normalized):
         started = time.perf_counter()
-        retriever.store.keyword_search(table, expression, pool)
+        retriever.keyword_search(table, phrases, pool)
         times[table] = (time.perf_counter() - started) * 1000
     return times
 
@@ -234,14 +237,21 @@ def keyword_costs(retriever: Retriever, seed: int, per_script: int) -> dict[str,
     out: dict[str, object] = {}
     with retriever.store.sessions() as session:
         for lang, batch in queries(seed, per_script).items():
-            for _, table, expression in retriever.keyword_legs(normalize_text(batch[0])):
+            for _, table, phrases in retriever.keyword_legs(normalize_text(batch[0])):
                 plan = session.execute(
-                    text(f"EXPLAIN QUERY PLAN {RANKED.format(t=table)}"), {"q": expression}
+                    text(f"EXPLAIN QUERY PLAN {RANKED.format(t=table)}"), {"q": " OR ".join(phrases)}
                 ).all()
                 out[f"plan_{table}"] = [row[-1] for row in plan]
+                out[f"phrase_rows_{table}_{lang}"] = {
+                    phrase: session.execute(
+                        text(f"SELECT count(*) FROM {table} WHERE {table} MATCH :q"), {"q": phrase}
+                    ).scalar_one()
+                    for phrase in phrases
+                }
             rows: dict[str, list[dict[str, float]]] = {}
             for query in batch:
-                for _, table, expression in retriever.keyword_legs(normalize_text(query)):
+                for _, table, phrases in retriever.keyword_legs(normalize_text(query)):
+                    expression = " OR ".join(phrases)
                     started = time.perf_counter()
                     session.execute(text(RANKED.format(t=table)), {"q": expression}).all()
                     ranked = (time.perf_counter() - started) * 1000
@@ -318,6 +328,10 @@ def main() -> int:
     )
     parser.add_argument("--keyword-costs", type=int, default=0, metavar="Q", help="explain the keyword legs")
     parser.add_argument("--ann-kinds", default=",".join(ann_compare.KINDS), help="comma-separated")
+    parser.add_argument(
+        "--keyword-budget", type=int, default=RANKED_ROWS, help="rows a keyword leg ranks (0: all); _kwN.json"
+    )
+    parser.add_argument("--keyword-agreement", type=int, default=0, metavar="Q", help="bounded vs exact bm25")
     args = parser.parse_args()
     kinds = args.ann_kinds.split(",")
     if not set(kinds) <= set(ann_compare.KINDS):
@@ -333,6 +347,9 @@ def main() -> int:
         torch.set_num_threads(args.embed_threads)
         results["embed_threads"] = args.embed_threads
         variant = f"_embed{args.embed_threads}"
+    if args.keyword_budget != RANKED_ROWS:
+        results["keyword_budget"] = args.keyword_budget or None
+        variant += f"_kw{args.keyword_budget or 'all'}"
     if args.ann_only:
         results["flat_against_ivf"] = flat_against_ivf(args.chunks, embedder, args.ann_queries, 50, kinds)
         print(json.dumps(results, indent=2))
@@ -350,10 +367,13 @@ def main() -> int:
         index, figures = open_index(store, library, embedder.dimension, args.rebuild_index)
         results.update(figures)
         results["library_mb"] = round(sum(f.stat().st_size for f in library.rglob("*")) / 1e6, 1)
-        retriever = Retriever(store, index, embedder)
+        retriever = Retriever(store, index, embedder, keyword_budget=args.keyword_budget or None)
         results.update(time_searches(retriever, seed, args.queries, args.k))
         if args.keyword_costs:
             results["keyword_costs"] = keyword_costs(retriever, seed, args.keyword_costs)
+        if args.keyword_agreement:
+            asked = queries(seed, args.keyword_agreement)
+            results["keyword_agreement"] = keyword_agreement.agreement(retriever, asked, args.k)
         store.close()
         del retriever, index
     if args.ann:

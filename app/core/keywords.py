@@ -4,12 +4,12 @@ from __future__ import annotations
 
 import functools
 import re
-from collections.abc import Iterator
+from collections.abc import Iterator, Sequence
 
 from app.core.numbers import NUMBER, number_form, spell_numbers
 from app.core.script import CJK_CHAR
 
-# Two forms of the same text. Keyword forms (terms_text, query_terms, terms_query, trigram_query)
+# Two forms of the same text. Keyword forms (terms_text, query_terms, terms_phrases, trigram_phrases)
 # are what the search index stores and matches: lower-cased runs of letters and digits, CJK runs as
 # character n-grams. Content terms (content_terms) are what the gate, evidence selection and
 # attribution weigh: stemmed words without stopwords, numbers in one form, CJK characters and
@@ -64,22 +64,36 @@ def query_terms(query: str) -> list[str]:
     return seen
 
 
-def terms_query(query: str) -> str | None:
-    """FTS5 expression over the terms index: any query term (bm25 ranks)."""
-    terms = query_terms(query)
-    return " OR ".join(_quote(t) for t in terms) if terms else None
+def terms_phrases(query: str) -> list[str]:
+    """The FTS5 phrases (quoted) of a query over the terms index: one per query term."""
+    return [_quote(t) for t in query_terms(query)]
 
 
-def trigram_query(query: str) -> str | None:
-    """FTS5 expression over the trigram index: words of 3+ characters as substrings (so partial
-    words match), CJK runs as their character trigrams."""
+def trigram_phrases(query: str) -> list[str]:
+    """The FTS5 phrases (quoted) of a query over the trigram index: words of 3+ characters as
+    substrings (so partial words match), CJK runs as their character trigrams."""
     seen: list[str] = []
     for run in _runs(query):
         grams = _cjk_ngrams(run, 3) if _CJK_RUN.fullmatch(run) else ([run] if len(run) >= 3 else [])
         for gram in grams:
             if gram not in seen:
                 seen.append(gram)
-    return " OR ".join(_quote(t) for t in seen) if seen else None
+    return [_quote(t) for t in seen]
+
+
+def any_phrase(phrases: Sequence[str]) -> str | None:
+    """The FTS5 expression matching any of `phrases` (bm25 ranks), None for none."""
+    return " OR ".join(phrases) if phrases else None
+
+
+def terms_query(query: str) -> str | None:
+    """FTS5 expression over the terms index: any query term (bm25 ranks)."""
+    return any_phrase(terms_phrases(query))
+
+
+def trigram_query(query: str) -> str | None:
+    """FTS5 expression over the trigram index: any of trigram_phrases."""
+    return any_phrase(trigram_phrases(query))
 
 
 # CJK letters: the CJK blocks without their punctuation (what NFKC leaves of it is in U+3000–U+303F).

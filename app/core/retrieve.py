@@ -15,11 +15,12 @@ from app.core.errors import UsageError
 from app.core.fusion import ranked, reciprocal_rank_fusion
 from app.core.index.scripts import ScriptPartition
 from app.core.index.vector_index import VectorIndex
-from app.core.keywords import terms_query, trigram_query
+from app.core.keywords import terms_phrases, trigram_phrases
 from app.core.messages import QT_TRANSLATE_NOOP
 from app.core.normalize import normalize_text
 from app.core.passage import Hit, SearchResult
 from app.core.script import has_cjk
+from app.core.store.keyword_tables import RANKED_ROWS
 from app.core.store.library import LibraryStore
 from app.core.store.records import ChunkRow
 
@@ -108,6 +109,7 @@ class Retriever:
         candidates: int = 50,
         weights: dict[str, LegWeights] | None = None,
         scripts: ScriptPartition | None = None,
+        keyword_budget: int | None = RANKED_ROWS,
     ) -> None:
         self.store = store
         self.index = index
@@ -115,6 +117,7 @@ class Retriever:
         self.candidates = candidates
         self.weights = weights or (MULTILINGUAL_WEIGHTS if embedder.multilingual else WEIGHTS)
         self._scripts = scripts
+        self.keyword_budget = keyword_budget  # rows each keyword leg ranks at most (None: all)
 
     @property
     def scripts(self) -> ScriptPartition:
@@ -131,8 +134,8 @@ class Retriever:
         script = query_script(normalized)
         weights = self.weights[script]
         keyword: list[tuple[float, Future[list[int]]]] = [
-            (weight, _KEYWORD_WORKERS.submit(self.store.keyword_search, table, expression, pool))
-            for weight, table, expression in self.keyword_legs(normalized)
+            (weight, _KEYWORD_WORKERS.submit(self.keyword_search, table, phrases, pool))
+            for weight, table, phrases in self.keyword_legs(normalized)
         ]
         translation = self._translation_ranking(translated, script, weights, pool) if translated else []
         legs: list[tuple[float, list[int]]] = []
@@ -174,8 +177,8 @@ class Retriever:
             (own.dense, [cid for cid, _ in self.index.search(vector, pool, self.scripts.selector(other))])
         ]
         legs += [
-            (weight, self.store.keyword_search(table, expression, pool))
-            for weight, table, expression in self.keyword_legs(text)
+            (weight, self.keyword_search(table, phrases, pool))
+            for weight, table, phrases in self.keyword_legs(text)
         ]
         return ranked(reciprocal_rank_fusion([r for w, r in legs if w > 0], [w for w, _ in legs if w > 0]))
 
@@ -195,17 +198,21 @@ class Retriever:
             if weight > 0
         ]
 
-    def keyword_legs(self, normalized: str) -> list[tuple[float, str, str]]:
-        """(weight, table, FTS5 expression) of each keyword leg this query runs."""
+    def keyword_legs(self, normalized: str) -> list[tuple[float, str, list[str]]]:
+        """(weight, table, FTS5 phrases) of each keyword leg this query runs."""
         weights = self.weights[query_script(normalized)]
         return [
-            (weight, table, expression)
-            for weight, table, expression in (
-                (weights.terms, "chunks_terms", terms_query(normalized)),
-                (weights.trigram, "chunks_trigram", trigram_query(normalized)),
+            (weight, table, phrases)
+            for weight, table, phrases in (
+                (weights.terms, "chunks_terms", terms_phrases(normalized)),
+                (weights.trigram, "chunks_trigram", trigram_phrases(normalized)),
             )
-            if weight > 0 and expression
+            if weight > 0 and phrases
         ]
+
+    def keyword_search(self, table: str, phrases: list[str], pool: int) -> list[int]:
+        """One keyword leg's ranking, within this retriever's row budget."""
+        return self.store.keyword_search(table, phrases, pool, self.keyword_budget)
 
     def search(self, query: str, k: int, translated: str = "") -> SearchResult:
         """The best `k` passages for `query`; `translated` (optional) is the query in the library's

@@ -14,7 +14,7 @@ from app.core.embed.binding import bind_library_embedder
 from app.core.embed.embedder import Embedder
 from app.core.fusion import reciprocal_rank_fusion
 from app.core.ingest.chunker import ChunkDraft
-from app.core.keywords import KEYWORDS_VERSION, query_terms, terms_query, terms_text
+from app.core.keywords import KEYWORDS_VERSION, query_terms, terms_phrases, terms_query, terms_text
 from app.core.qa import Folio
 from app.core.retrieve import same_place
 from app.core.store.database import STORE_FILE
@@ -70,9 +70,7 @@ def test_keyword_tables_of_an_older_version_are_rebuilt_on_open(embedder: Embedd
     store = LibraryStore(library)
     assert store.meta("keywords_version") == KEYWORDS_VERSION
     assert len(store.keyword_row_ids("chunks_terms")) == 2 and store.chunk_count() == 2
-    expression = terms_query("猫")
-    assert expression is not None
-    found = store.keyword_search("chunks_terms", expression, 5)
+    found = store.keyword_search("chunks_terms", terms_phrases("猫"), 5)
     assert [store.chunks(found)[cid].text for cid in found] == [texts[0]]
     store.close()
 

@@ -8,7 +8,7 @@ import pypdf
 import pytest
 
 from app.core.ingest.pipeline import IngestReport
-from app.core.keywords import terms_query
+from app.core.keywords import terms_phrases
 from app.core.normalize import normalize_text
 from app.core.qa import Folio
 from tests.conftest import CJK_BOOK, PDF_SAMPLES
@@ -85,9 +85,7 @@ def test_chinese_hits_really_are_on_their_pages(samples_library: tuple[Folio, In
 def test_two_character_chinese_terms_match(samples_library: tuple[Folio, IngestReport]) -> None:
     folio, _ = samples_library
     for word in ("磁盘", "缓存", "内核"):
-        expression = terms_query(word)
-        assert expression is not None
-        ids = folio.store.keyword_search("chunks_terms", expression, 20)
+        ids = folio.store.keyword_search("chunks_terms", terms_phrases(word), 20)
         assert ids, word
         texts = folio.store.chunks(ids)
         assert all(word in row.text for row in texts.values()), word

@@ -14,6 +14,8 @@ from app.core.store.models import Chunk
 
 # chunks_terms: words and CJK bigrams/characters ranked by bm25; chunks_trigram: partial words
 KEYWORD_TABLES = ("chunks_terms", "chunks_trigram")
+# At most about this many matching rows are ranked by bm25 in one keyword search (search_keywords)
+RANKED_ROWS = 20_000
 
 
 def _checked(table: str) -> str:
@@ -50,14 +52,74 @@ def delete_keyword_rows(session: Session, ids: npt.NDArray[np.int64]) -> None:
             session.execute(text(f"DELETE FROM {table} WHERE rowid IN ({marks})"), params)
 
 
-def search_keywords(session: Session, table: str, expression: str, limit: int) -> list[int]:
-    """Chunk ids matching an FTS5 expression in one keyword table, best bm25 first."""
+def search_keywords(
+    session: Session, table: str, phrases: Sequence[str], limit: int, budget: int | None = RANKED_ROWS
+) -> list[int]:
+    """Chunk ids matching any of the FTS5 `phrases` in one keyword table, best bm25 first.
+
+    bm25 scores every row the expression matches, and a common phrase matches a good part of a
+    large library. So the phrases are split: the rarest, while the rows they match add up to at
+    most `budget` (at least the rarest one, whatever its count), and the common rest. Ranked are
+    the rows holding a rare phrase: by the rare phrases alone, and those also holding a common
+    phrase (`rare AND common`: few rows) by every phrase, each row's better score kept. That is the
+    exact bm25 ranking of every row with a rare phrase; left out are the rows with only common
+    phrases, whose bm25 weights (idf) are the smallest. Below `budget` matching rows in all (any
+    small library) it is the one exact query over every phrase; `budget` None: always that.
+    """
     table = _checked(table)
+    if not phrases:
+        return []
+    rare, common = ([*phrases], []) if budget is None else _split_rarest(session, table, phrases, budget)
+    any_rare = " OR ".join(rare)
+    found = _ranked(session, table, any_rare, limit)
+    if not common:
+        return [rowid for rowid, _ in found]
+    scores = dict(found)
+    for rowid, score in _ranked(session, table, f"({any_rare}) AND ({' OR '.join(common)})", limit):
+        scores[rowid] = min(score, scores.get(rowid, 0.0))  # bm25(): the lower, the better
+    return [rowid for rowid, _ in sorted(scores.items(), key=lambda item: (item[1], item[0]))[:limit]]
+
+
+def _ranked(session: Session, table: str, expression: str, limit: int) -> list[tuple[int, float]]:
+    """(chunk id, bm25) of the best `limit` rows matching an FTS5 expression, best first."""
     rows = session.execute(
-        text(f"SELECT rowid FROM {table} WHERE {table} MATCH :q ORDER BY bm25({table}) LIMIT :n"),
+        text(
+            f"SELECT rowid, bm25({table}) FROM {table} WHERE {table} MATCH :q ORDER BY bm25({table}) LIMIT :n"
+        ),
         {"q": expression, "n": limit},
     ).all()
-    return [int(r[0]) for r in rows]
+    return [(int(r[0]), float(r[1])) for r in rows]
+
+
+def _split_rarest(
+    session: Session, table: str, phrases: Sequence[str], budget: int
+) -> tuple[list[str], list[str]]:
+    """The rarest of `phrases` whose matching rows add up to at most `budget` (at least one), and
+    the others, each in their given order; all are rare when they fit."""
+    if _rows_matching(session, table, " OR ".join(phrases), budget + 1) <= budget:
+        return [*phrases], []  # one statement for a small library
+    counts = [_rows_matching(session, table, phrase, budget + 1) for phrase in phrases]
+    if min(counts) > budget:  # every phrase is common: count them all to find the rarest
+        counts = [_rows_matching(session, table, phrase, None) for phrase in phrases]
+    kept: set[int] = set()
+    total = 0
+    for n in sorted(range(len(phrases)), key=lambda n: counts[n]):
+        if kept and total + counts[n] > budget:
+            break
+        kept.add(n)
+        total += counts[n]
+    rare = [phrase for n, phrase in enumerate(phrases) if n in kept]
+    return rare, [phrase for n, phrase in enumerate(phrases) if n not in kept]
+
+
+def _rows_matching(session: Session, table: str, phrase: str, cap: int | None) -> int:
+    """How many rows of `table` match `phrase`, counted up to `cap` (None: all)."""
+    limit = "" if cap is None else f" LIMIT {int(cap)}"
+    return int(
+        session.execute(
+            text(f"SELECT count(*) FROM (SELECT 1 FROM {table} WHERE {table} MATCH :q{limit})"), {"q": phrase}
+        ).scalar_one()
+    )
 
 
 def keyword_row_ids(session: Session, table: str) -> npt.NDArray[np.int64]:

@@ -20,6 +20,7 @@ from app.core.store.file_lock import InterProcessLock
 from app.core.store.folders import WatchedFolders
 from app.core.store.keyword_tables import (
     KEYWORD_TABLES,
+    RANKED_ROWS,
     delete_keyword_rows,
     insert_keyword_rows,
     keyword_row_ids,
@@ -387,10 +388,13 @@ class LibraryStore:
             for c, name, path in rows
         }
 
-    def keyword_search(self, table: str, expression: str, limit: int) -> list[int]:
-        """Chunk ids matching an FTS5 expression in `chunks_terms` or `chunks_trigram`, bm25 order."""
+    def keyword_search(
+        self, table: str, phrases: Sequence[str], limit: int, budget: int | None = RANKED_ROWS
+    ) -> list[int]:
+        """Chunk ids matching any of the FTS5 phrases in `chunks_terms` or `chunks_trigram`, bm25
+        order, the rarest phrases first within `budget` rows (keyword_tables.search_keywords)."""
         with self.sessions() as session:
-            return search_keywords(session, table, expression, limit)
+            return search_keywords(session, table, phrases, limit, budget)
 
     def keyword_row_ids(self, table: str) -> npt.NDArray[np.int64]:
         with self.sessions() as session:
