@@ -28,6 +28,7 @@ if TYPE_CHECKING:  # loaded at first use (__getattr__ below): numpy, SQLAlchemy,
         Finished,
         Located,
         Metrics,
+        Progress,
         Retrieved,
     )
     from app.core.embed.engine import is_model_folder
@@ -54,6 +55,7 @@ _LAZY = {
             "Finished",
             "Located",
             "Metrics",
+            "Progress",
             "Retrieved",
         )
     },
@@ -181,6 +183,7 @@ __all__ = [
     "ModelInfo",
     "ModelScan",
     "PageLayerInfo",
+    "Progress",
     "ProgressCallback",
     "ReindexAdvice",
     "Retrieved",

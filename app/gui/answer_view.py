@@ -27,6 +27,7 @@ from app.gui.answer_state import DONE, FAILED, AnswerState
 from app.gui.found_line import FoundLine
 from app.gui.markdown_stream import MarkdownStream, link_citations
 from app.gui.readout import breakdown, final_readout, live_readout
+from app.gui.step_line import StepLine
 
 ZWSP = "\u200b"  # merges into the previous block when a settled fragment is appended
 
@@ -145,6 +146,8 @@ class AnswerView(QFrame):
         self.found = FoundLine(self)
         self.found.sentence_activated.connect(self.citation_activated)
         layout.addWidget(self.found)
+        self.steps = StepLine(self)
+        layout.addWidget(self.steps)
 
         self.body = MarkdownView(self)
         self.body.setObjectName("answerBody")
@@ -194,6 +197,7 @@ class AnswerView(QFrame):
         layout.addWidget(self.sources)
 
         state.located_changed.connect(self._show_found)
+        state.progress_changed.connect(self._show_step)
         state.text_flushed.connect(self._on_text)
         state.figures_changed.connect(self._on_figures)
         state.finished.connect(self._on_finished)
@@ -280,7 +284,12 @@ class AnswerView(QFrame):
         elif reason == "error" or state.phase == FAILED:
             self._show_banner(self.tr("The answer failed: {0}").format(state.error or reason), False)
         self._show_sources()
+        self.steps.show_done(reason == "cancelled" or state.stopped)
         QTimer.singleShot(0, self.updateGeometry)
+
+    def _show_step(self) -> None:
+        if self.state.progress is not None:
+            self.steps.show_progress(self.state.progress)
 
     def _show_banner(self, text: str, can_continue: bool) -> None:
         self.banner_label.setText(text)

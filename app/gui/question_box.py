@@ -1,10 +1,19 @@
-"""The question row: a text box (Enter sends, Shift+Enter new line), the thinking switch, Send/Stop."""
+"""The question row: a text box (Enter sends, Shift+Enter new line), the thinking switch, where the
+answer reads (automatic, passages, each file, one whole document), Send/Stop."""
 
 from __future__ import annotations
 
 from PySide6.QtCore import QMimeData, Qt, Signal
 from PySide6.QtGui import QDragEnterEvent, QDropEvent, QKeyEvent
-from PySide6.QtWidgets import QCheckBox, QHBoxLayout, QPlainTextEdit, QPushButton, QVBoxLayout, QWidget
+from PySide6.QtWidgets import (
+    QCheckBox,
+    QComboBox,
+    QHBoxLayout,
+    QPlainTextEdit,
+    QPushButton,
+    QVBoxLayout,
+    QWidget,
+)
 
 
 def has_local_files(mime: QMimeData) -> bool:
@@ -61,6 +70,15 @@ class QuestionBox(QWidget):
         self.thinking.setObjectName("thinkingSwitch")
         self.thinking.setToolTip(self.tr("Let the model reason before answering (this question only)"))
         self.thinking.setEnabled(False)
+        self.scope = QComboBox(self)
+        self.scope.setObjectName("scopeChoice")
+        self.scope.setToolTip(
+            self.tr(
+                "Where the answer reads: chosen from the question, a few passages, one passage of "
+                "each file, or a whole document (summarised in cited points)"
+            )
+        )
+        self.set_documents([])
         self.send = QPushButton(self.tr("Send"), self)
         self.send.setObjectName("sendButton")
         self.send.setDefault(True)
@@ -69,6 +87,7 @@ class QuestionBox(QWidget):
 
         side = QVBoxLayout()
         side.addWidget(self.thinking)
+        side.addWidget(self.scope)
         side.addStretch(1)
         side.addWidget(self.send)
         layout = QHBoxLayout(self)
@@ -79,6 +98,22 @@ class QuestionBox(QWidget):
         self.edit.submitted.connect(self._submit)
         self.edit.stop_requested.connect(self._stop)
         self.send.clicked.connect(self._clicked)
+
+    def set_documents(self, names: list[str]) -> None:
+        """The scope choices for a library of these documents; the current choice stays if it can."""
+        current = self.scope.currentData() or "auto"
+        self.scope.clear()
+        self.scope.addItem(self.tr("Automatic"), "auto")
+        self.scope.addItem(self.tr("Passages"), "passages")
+        self.scope.addItem(self.tr("Each file"), "each-file")
+        for name in sorted(names, key=str.lower):
+            self.scope.addItem(self.tr("Whole: {0}").format(name), f"document:{name}")
+        index = self.scope.findData(current)
+        self.scope.setCurrentIndex(max(0, index))
+
+    def scope_value(self) -> str:
+        """The chosen scope, as AskOptions.scope takes it: auto, passages, each-file, document:NAME."""
+        return str(self.scope.currentData() or "auto")
 
     @property
     def busy(self) -> bool:

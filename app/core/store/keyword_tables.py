@@ -50,12 +50,16 @@ def delete_keyword_rows(session: Session, ids: npt.NDArray[np.int64]) -> None:
             session.execute(text(f"DELETE FROM {table} WHERE rowid IN ({marks})"), params)
 
 
-def search_keywords(session: Session, table: str, expression: str, limit: int) -> list[int]:
-    """Chunk ids matching an FTS5 expression in one keyword table, best bm25 first."""
+def search_keywords(
+    session: Session, table: str, expression: str, limit: int, document_id: int | None = None
+) -> list[int]:
+    """Chunk ids matching an FTS5 expression in one keyword table, best bm25 first (with
+    `document_id`: among that document's chunks only)."""
     table = _checked(table)
+    within = "" if document_id is None else " AND rowid IN (SELECT id FROM chunks WHERE document_id = :d)"
     rows = session.execute(
-        text(f"SELECT rowid FROM {table} WHERE {table} MATCH :q ORDER BY bm25({table}) LIMIT :n"),
-        {"q": expression, "n": limit},
+        text(f"SELECT rowid FROM {table} WHERE {table} MATCH :q{within} ORDER BY bm25({table}) LIMIT :n"),
+        {"q": expression, "n": limit, "d": document_id},
     ).all()
     return [int(r[0]) for r in rows]
 
