@@ -3,11 +3,14 @@ steps as Progress events, page-exact citations, the sentence check, Stop, the sc
 
 from __future__ import annotations
 
+import io
 from collections.abc import Iterator
 from pathlib import Path
 
 import pytest
 
+from app.cli import build_parser
+from app.cli_ask import run_ask
 from app.core.answering import whole_plan
 from app.core.answering.types import Answer, AnswerEvent, AskOptions, Delta, Finished, Progress, Retrieved
 from app.core.cancel import CancelToken
@@ -136,3 +139,18 @@ def test_the_scope_can_be_chosen_and_bad_choices_say_why(whole_folio: Folio) -> 
         whole_folio.ask_stream("Summarise it", AskOptions(scope="document:missing.pdf"))
     with pytest.raises(UsageError, match="unknown scope"):
         whole_folio.ask_stream("Summarise it", AskOptions(scope="whole"))
+
+
+def test_the_cli_takes_a_scope_and_prints_the_steps(
+    whole_folio: Folio, capsys: pytest.CaptureFixture[str]
+) -> None:
+    out = io.StringIO()
+    args = build_parser().parse_args(["ask", "Tell me about the ferry", "--scope", "each-file"])
+    code = run_ask(args, whole_folio, out)
+    err = capsys.readouterr().err
+    assert code == 0, err
+    assert "step 1 of 3: reading" in err and "of ferries.pdf" in err
+    assert "- trains.pdf: the document does not mention" in out.getvalue()
+    args = build_parser().parse_args(["ask", "Summarise it", "--scope", "document:nowhere.pdf"])
+    assert run_ask(args, whole_folio, io.StringIO()) == 2
+    assert "no document 'nowhere.pdf'" in capsys.readouterr().err

@@ -74,9 +74,11 @@ class WholeAnswer:
     def stream(self, scope: Scope, library: WholeLibrary) -> Iterator[AnswerEvent]:
         """The answer's events; `run` holds its text, passages and figures, `reason` how it ended."""
         if scope.kind == DOCUMENT:
+            self.run.check_question = ""  # a summary's points are about the document, whatever they say
             yield from self._summary(find_named(library.documents(), scope.document), library)
         else:
-            yield from self._each_file(scope.topic or self.ask.question, library)
+            self.run.check_question = scope.topic or self.ask.question
+            yield from self._each_file(self.run.check_question, library)
         self.run.end = self._total_end()
 
     # -- a whole document --------------------------------------------------------------------------
