@@ -6,7 +6,7 @@ from __future__ import annotations
 import pytest
 
 from app.core.answering.scope import DOCUMENT, EACH_FILE, PASSAGES, Scope, detect_scope, parse_scope
-from app.core.answering.whole_points import Point, map_points, new_points, points_text
+from app.core.answering.whole_points import Point, map_points, new_points, points_text, shortened
 from app.core.errors import UsageError
 
 LIBRARY = ["report.pdf", "GeoTopo.pdf", "notes.txt"]
@@ -88,7 +88,7 @@ def test_a_map_step_gives_its_marked_lines_renumbered_as_points() -> None:
         "Here are the main points:\n"
         "- The plant in Lyon opened in 1998 [1].\n"
         "2. Revenue rose by 4% in 2023 [2, 9]\n"
-        "* Costs fell.\n"
+        "* Costs fell by a third.\n"
         "[3]\n"
         "- A fourth point is never kept [3]."
     )
@@ -96,10 +96,10 @@ def test_a_map_step_gives_its_marked_lines_renumbered_as_points() -> None:
     assert points == [
         Point("The plant in Lyon opened in 1998.", (11,)),
         Point("Revenue rose by 4% in 2023", (12,)),  # [9] names no passage of the step
-        Point("Costs fell.", ()),
+        Point("Costs fell by a third.", ()),
     ]
     assert points_text(points) == (
-        "- The plant in Lyon opened in 1998 [11].\n- Revenue rose by 4% in 2023 [12]\n- Costs fell.\n"
+        "- The plant in Lyon opened in 1998 [11].\n- Revenue rose by 4% in 2023 [12]\n- Costs fell by a third.\n"
     )
     assert map_points("The budget is 4 million euros.", offset=4, count=1) == [
         Point("The budget is 4 million euros.", (5,))
@@ -110,3 +110,23 @@ def test_a_point_that_repeats_a_kept_one_is_dropped() -> None:
     kept = [Point("The plant in Lyon opened in 1998.", (1,))]
     again = [Point("The Lyon plant opened in 1998.", (4,)), Point("Revenue rose by 4%.", (5,))]
     assert new_points(again, kept) == [again[1]]
+
+
+def test_copied_labels_headings_and_long_copies_are_not_points_as_they_stand() -> None:
+    text = (
+        "- - The tide mills of Varn grind grain [1].\n"
+        "- GeoTopo-50.pdf, p. 4 [1]\n"
+        "- Topologische Mannigfaltigkeiten\n"
+        "- report.pdf, pp. 9–10: The plant has twelve cranes [2]\n"
+        f"- {'The first sentence is long enough to keep. ' * 3}{'x' * 300} [2]"
+    )
+    points = map_points(text, offset=0, count=2, limit=9)
+    assert [p.text for p in points[:2]] == [
+        "The tide mills of Varn grind grain.",
+        "The plant has twelve cranes",
+    ]
+    assert (
+        points[2].text
+        == "The first sentence is long enough to keep. " * 2 + "The first sentence is long enough to keep."
+    )
+    assert shortened("word " * 100, 50).endswith("…") and len(shortened("word " * 100, 50)) <= 51

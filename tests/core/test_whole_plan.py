@@ -42,7 +42,7 @@ def test_every_step_fits_its_budget_and_reads_its_own_pages_in_order(chat_engine
     rng = np.random.default_rng(7)
     vectors = rng.normal(size=(len(hits), 8)).astype(np.float32)
     windows = plan_windows(
-        chat_engine, "Summarise report.pdf", hits, vectors, n_ctx=4096, max_steps=6, window_tokens=900
+        chat_engine, "Summarise report.pdf", hits, vectors, n_ctx=4096, max_steps=6, window_tokens=600
     )
     assert len(windows) == 6  # the document needs more steps than that: bounded
     assert windows[0].first_page == 1 and windows[-1].last_page == 50
@@ -51,7 +51,7 @@ def test_every_step_fits_its_budget_and_reads_its_own_pages_in_order(chat_engine
         assert before.last_page <= after.first_page
     for window in windows:
         plan = window.plan
-        assert plan.budget.prompt_tokens <= 900 == plan.budget.limit_tokens
+        assert plan.budget.prompt_tokens <= 600 == plan.budget.limit_tokens
         assert len(plan.tokens) == plan.budget.prompt_tokens
         assert plan.budget.answer_reserve == 160
         pages = [hit.page for hit in window.passages]

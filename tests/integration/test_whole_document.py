@@ -22,14 +22,44 @@ from app.core.qa import Folio, build_services
 from tests.core.conftest_answer import TEST_CTX, TEST_THREADS
 from tests.pdfgen import write_pdf
 
-HANDBOOK = [
-    ["The harbour of Brest was rebuilt in 1952 after the war.", "Its new quays hold twelve cranes."],
-    ["The lighthouse on the point was lit in 1961.", "Its lamp is seen from forty kilometres."],
-    ["The fish market opens at five in the morning.", "Sardines and tuna are sold there every day."],
-    ["The ferry to the islands leaves twice a day in summer.", "In winter it sails only on Sundays."],
-    ["The naval school trains four hundred cadets a year.", "Its library holds old maps of the coast."],
-    ["The tram line opened in 2012 and crosses the river.", "A cable car links both banks since 2016."],
+FACTS = [
+    (
+        "harbour",
+        "The harbour of Brest was rebuilt in 1952 after the war.",
+        "Its new quays hold twelve cranes.",
+    ),
+    ("lighthouse", "The lighthouse on the point was lit in 1961.", "Its lamp is seen from forty kilometres."),
+    (
+        "market",
+        "The fish market opens at five in the morning.",
+        "Sardines and tuna are sold there every day.",
+    ),
+    (
+        "ferry",
+        "The ferry to the islands leaves twice a day in summer.",
+        "In winter it sails only on Sundays.",
+    ),
+    (
+        "school",
+        "The naval school trains four hundred cadets a year.",
+        "Its library holds old maps of the coast.",
+    ),
+    (
+        "tram",
+        "The tram line opened in 2012 and crosses the river.",
+        "A cable car links both banks since 2016.",
+    ),
 ]
+# six pages of about 200 tokens, one subject each: the chunks follow the pages
+HANDBOOK = [
+    [first, second, *(f"Note {k} on the {subject} of Brest: {first.lower()}" for k in range(1, 7))]
+    for subject, first, second in FACTS
+]
+
+
+def pages_in(text: str) -> set[int]:
+    """The handbook pages whose lines the text holds."""
+    return {page for page, lines in enumerate(HANDBOOK, start=1) if any(line in text for line in lines)}
 
 
 @pytest.fixture
@@ -41,7 +71,7 @@ def whole_folio(
     files = tmp_path / "files"
     files.mkdir()
     write_pdf(files / "brest.pdf", HANDBOOK)
-    write_pdf(files / "trains.pdf", [["The night train to Paris leaves at ten.", "It has sleeping cars."]])
+    write_pdf(files / "bakery.pdf", [["The bakery sells rye bread and almond cakes.", "It opens at seven."]])
     write_pdf(
         files / "ferries.pdf", [["The ferry company runs six ships.", "Its ferry to Ushant takes an hour."]]
     )
@@ -59,10 +89,6 @@ def finished(events: list[AnswerEvent]) -> Answer:
     last = events[-1]
     assert isinstance(last, Finished)
     return last.answer
-
-
-def page_text(page: int) -> str:
-    return " ".join(HANDBOOK[page - 1])
 
 
 def test_a_summary_maps_the_pages_in_steps_and_cites_real_pages(
@@ -83,11 +109,9 @@ def test_a_summary_maps_the_pages_in_steps_and_cites_real_pages(
     pages = [hit.page for hit in answer.passages]
     assert pages == sorted(pages) and {hit.document for hit in answer.passages} == {"brest.pdf"}
     assert answer.citations, answer.answer
-    for citation in answer.citations:  # each names the page its passage is on
+    for citation in answer.citations:  # each names the pages its passage is on, and no other
         assert citation.document == "brest.pdf"
-        assert (
-            HANDBOOK[citation.page - 1][0] in citation.text or page_text(citation.page)[:30] in citation.text
-        )
+        assert citation.page in pages_in(citation.text) <= set(range(citation.page, citation.page_end + 1))
     assert answer.sentences and answer.verdict is not None  # checked against the passages used
     saved = whole_folio.chat(answer.chat_id or 0)[-1]
     assert saved.answer == answer.answer and [c.page for c in saved.citations] == [
@@ -116,23 +140,21 @@ def test_each_file_gets_one_point_from_its_best_passage(whole_folio: Folio) -> N
     answer = finished(events)
     steps = [e for e in events if isinstance(e, Progress)]
     assert answer.finish_reason == "stop"
-    assert {s.document for s in steps} <= {"brest.pdf", "ferries.pdf", "trains.pdf"}
-    assert "ferries.pdf" in {s.document for s in steps} and "brest.pdf" in {s.document for s in steps}
+    assert [s.document for s in steps] == ["brest.pdf", "ferries.pdf"]  # bakery.pdf: the gate said no
     lines = answer.answer.splitlines()
-    for name in ("brest.pdf", "ferries.pdf", "trains.pdf"):
-        assert sum(line.startswith(f"- {name}:") for line in lines) == 1, answer.answer
-    assert "does not mention" in next(line for line in lines if line.startswith("- trains.pdf"))
-    assert {hit.document for hit in answer.passages} == {s.document for s in steps}
+    assert [line.split(":")[0] for line in lines] == ["- bakery.pdf", "- brest.pdf", "- ferries.pdf"]
+    assert lines[0] == "- bakery.pdf: the document does not mention the ferry."
+    assert "ferry" in lines[1].lower() and "ferry" in lines[2].lower()
+    assert {hit.document for hit in answer.passages} == {"brest.pdf", "ferries.pdf"}
     brest = next(hit for hit in answer.passages if hit.document == "brest.pdf")
-    assert brest.page == 4  # the page about the ferry
-    for citation in answer.citations:
-        assert citation.document in ("brest.pdf", "ferries.pdf")
-        assert "ferry" in citation.text.lower()
+    assert brest.page == 4 and 4 in pages_in(brest.text)  # the page about the ferry
+    assert sorted(c.document for c in answer.citations) == ["brest.pdf", "ferries.pdf"]
+    assert answer.verdict == "answered"  # each point is the passage's own sentence, about the ferry
 
 
 def test_the_scope_can_be_chosen_and_bad_choices_say_why(whole_folio: Folio) -> None:
-    answer = finished(events_of(whole_folio, "Tell me the gist", AskOptions(scope="document:trains.pdf")))
-    assert {hit.document for hit in answer.passages} == {"trains.pdf"}
+    answer = finished(events_of(whole_folio, "Tell me the gist", AskOptions(scope="document:bakery.pdf")))
+    assert {hit.document for hit in answer.passages} == {"bakery.pdf"}
     plain = events_of(whole_folio, "Summarise brest.pdf", AskOptions(scope="passages"))
     assert not any(isinstance(e, Progress) for e in plain)  # the usual path, though the words ask for all
     with pytest.raises(UsageError, match=r"no document 'missing\.pdf'"):
@@ -149,8 +171,8 @@ def test_the_cli_takes_a_scope_and_prints_the_steps(
     code = run_ask(args, whole_folio, out)
     err = capsys.readouterr().err
     assert code == 0, err
-    assert "step 1 of 3: reading" in err and "of ferries.pdf" in err
-    assert "- trains.pdf: the document does not mention" in out.getvalue()
+    assert "step 2 of 3: reading" in err and "of brest.pdf" in err and "of ferries.pdf" in err
+    assert "- bakery.pdf: the document does not mention the ferry" in out.getvalue()
     args = build_parser().parse_args(["ask", "Summarise it", "--scope", "document:nowhere.pdf"])
     assert run_ask(args, whole_folio, io.StringIO()) == 2
     assert "no document 'nowhere.pdf'" in capsys.readouterr().err

@@ -202,7 +202,7 @@ class Answerer:
                 self.slot.load()
             info = engine.load()
             run.mark("load", started)
-            whole = WholeAnswer(ask, run, engine, info, cancel, self._scales)
+            whole = WholeAnswer(ask, run, engine, info, cancel, self._embed, self._scales)
             for event in whole.stream(scope, self._library):
                 retrieved = retrieved or isinstance(event, Retrieved)
                 yield event

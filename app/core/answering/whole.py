@@ -1,5 +1,6 @@
-"""Whole-document and across-files answers: map over a document's page ranges (or over the library's
-documents, one passage each), a few cited points per step, reduced into one answer of points."""
+"""Whole-document and across-files answers: map over a document's page ranges (a few cited points
+written by the model per step), or over the library's documents (the sentence of each one's best
+passage that answers, found by locate.py), reduced into one answer of points."""
 
 from __future__ import annotations
 
@@ -13,12 +14,14 @@ import numpy.typing as npt
 
 from app.core.answering import whole_plan
 from app.core.answering.gate import gate_score
+from app.core.answering.locate import locate
 from app.core.answering.options import ResolvedAsk
 from app.core.answering.run import AnswerRun
 from app.core.answering.scope import DOCUMENT, Scope
+from app.core.answering.scoring import Embed
 from app.core.answering.types import AnswerEvent, Delta, Progress, Retrieved
 from app.core.answering.whole_plan import MAP_ANSWER_TOKENS, MapWindow, plan_windows
-from app.core.answering.whole_points import Point, map_points, new_points, points_text
+from app.core.answering.whole_points import Point, map_points, new_points, points_text, shortened
 from app.core.cancel import CancelToken
 from app.core.embed.engine import CosineScales
 from app.core.errors import DocumentNotFoundError
@@ -26,8 +29,8 @@ from app.core.generate.chat_engine import ChatEngine
 from app.core.generate.engine import GenerationEnd, TokenStep
 from app.core.generate.model import ChatRequest, ModelInfo
 from app.core.passage import Hit, SearchResult
-from app.core.prompt.budget import PromptPlan, assemble
-from app.core.prompt.system import FILE_INSTRUCTIONS, file_does_not_cover, file_question
+from app.core.prompt.budget import PromptPlan
+from app.core.prompt.system import file_does_not_cover
 from app.core.store.records import DocumentInfo
 
 MAX_FILES = 12  # an across-files answer reads this many documents at most (the first by name)
@@ -62,10 +65,11 @@ class WholeAnswer:
         engine: ChatEngine,
         info: ModelInfo,
         cancel: CancelToken,
+        embed: Embed | None = None,
         scales: CosineScales | None = None,
     ) -> None:
         self.ask, self.run, self.engine, self.info, self.cancel = ask, run, engine, info, cancel
-        self.scales = scales
+        self.embed, self.scales = embed, scales  # locate's scoring of an across-files point
         self.reason = "stop"  # how the answer ended: stop | cancelled | error
         self.error: str | None = None
         self._kept: list[Point] = []
@@ -135,8 +139,8 @@ class WholeAnswer:
         documents = library.documents()[:MAX_FILES]
         best: list[tuple[DocumentInfo, Hit | None]] = []
         for document in documents:
-            found = library.search_document(topic, document.id, 1).hits
-            best.append((document, found[0] if found else None))
+            top = library.search_document(topic, document.id, 1).hits
+            best.append((document, top[0] if top else None))
         threshold = self.ask.settings.grounding_threshold
         covered = [(doc, hit) for doc, hit in best if hit is not None and self._covers(topic, hit, threshold)]
         self.run.passages = [hit for _, hit in covered]
@@ -150,33 +154,23 @@ class WholeAnswer:
                 return
             if hit is None or hit.chunk_id not in numbers:
                 line = file_does_not_cover(document.name, topic, self.ask.question)
-                yield from self._keep([Point(line, ())])
+                yield from self._keep([Point(line, ())], dedupe=False)
                 continue
             yield Progress(step, len(best), document.name, hit.page, hit.page_end, document.pages, 1)
-            text = self._generate(self._file_plan(topic, hit))
+            found = locate(topic, [hit], self.embed, self.scales)
             started = self.run.mark(f"file {step}", started)
-            points = map_points(text, numbers[hit.chunk_id] - 1, 1, limit=1)
+            if not found:
+                line = file_does_not_cover(document.name, topic, self.ask.question)
+                yield from self._keep([Point(line, ())], dedupe=False)
+                continue
+            sentence = shortened(found[0].sentence)
             yield from self._keep(
-                [replace(p, text=f"{document.name}: {p.text}") for p in points], dedupe=False
+                [Point(f"{document.name}: {sentence}", (numbers[hit.chunk_id],))], dedupe=False
             )
-            if self.reason != "stop":
-                return
 
     def _covers(self, topic: str, hit: Hit, threshold: float) -> bool:
         """The gate's test on one document's best passage (answering/gate.py)."""
         return gate_score(topic, [hit], self.scales).score >= threshold
-
-    def _file_plan(self, topic: str, hit: Hit) -> PromptPlan:
-        return assemble(
-            self.engine,
-            self._escaped(file_question(topic, self.ask.question)),
-            [replace(hit, text=self._escaped(hit.text))],
-            [],
-            n_ctx=self.info.n_ctx,
-            max_tokens=MAP_ANSWER_TOKENS,
-            enable_thinking=False,
-            instructions=FILE_INSTRUCTIONS,
-        )
 
     # -- the steps' shared parts -------------------------------------------------------------------
 

@@ -12,7 +12,14 @@ from app.core.prompt.citations import marker_numbers, strip_markers
 
 POINTS_PER_STEP = 3
 DUPLICATE_SHARE = 0.8  # a point whose terms are this share of an earlier point's is the same point
-_BULLET = re.compile(r"^\s*(?:[-*•·]|\d{1,2}[.)、]|[（(]?\d{1,2}[)）])\s*")
+POINT_CHARS = 240  # a longer point (a passage copied out) is cut at a sentence end or a word
+_BULLET = re.compile(r"^\s*(?:(?:[-*•·]|\d{1,2}[.)、]|[（(]?\d{1,2}[)）])\s*)+")
+# a passage's label copied from the prompt ("report.pdf, pp. 9–10:"), which says nothing itself
+_LABEL = re.compile(
+    r"^[^\s,]+\.(?:pdf|txt|md|docx|html?|epub|odt|rtf)\b,?\s*(?:pp?\.\s*\d+(?:\s*[–-]\s*\d+)?)?\s*[:：.-]?\s*",
+    re.IGNORECASE,
+)
+_SENTENCE_END = re.compile(r"[.!?。！？](?=\s|$)")
 
 
 @dataclass(frozen=True)
@@ -38,8 +45,8 @@ def map_points(text: str, offset: int, count: int, limit: int = POINTS_PER_STEP)
     A step of one passage cites it on every point. At most `limit` points."""
     points: list[Point] = []
     for raw in text.splitlines():
-        body = strip_markers(_BULLET.sub("", raw)).strip()
-        if len(content_terms(body)) < 2:  # a heading, "Here are the points:", a stray marker
+        body = shortened(_LABEL.sub("", strip_markers(_BULLET.sub("", raw)).strip()))
+        if len(content_terms(body)) < 3:  # a heading, "Here are the points:", a label, a stray marker
             continue
         if body.endswith((":", "：")):
             continue
@@ -50,6 +57,18 @@ def map_points(text: str, offset: int, count: int, limit: int = POINTS_PER_STEP)
         if len(points) >= limit:
             break
     return points
+
+
+def shortened(text: str, limit: int = POINT_CHARS) -> str:
+    """`text` cut to at most `limit` characters: at its last sentence end within them, else at a
+    word, with an ellipsis."""
+    if len(text) <= limit:
+        return text
+    ends = [match.end() for match in _SENTENCE_END.finditer(text, 0, limit)]
+    if ends and ends[-1] >= limit // 3:
+        return text[: ends[-1]]
+    cut = text[:limit].rsplit(" ", 1)[0]
+    return f"{cut}…"
 
 
 def new_points(points: Sequence[Point], kept: Sequence[Point]) -> list[Point]:
