@@ -99,7 +99,9 @@ def test_a_map_step_gives_its_marked_lines_renumbered_as_points() -> None:
         Point("Costs fell by a third.", ()),
     ]
     assert points_text(points) == (
-        "- The plant in Lyon opened in 1998 [11].\n- Revenue rose by 4% in 2023 [12]\n- Costs fell by a third.\n"
+        "- The plant in Lyon opened in 1998 [11].\n"
+        "- Revenue rose by 4% in 2023 [12]\n"
+        "- Costs fell by a third.\n"
     )
     assert map_points("The budget is 4 million euros.", offset=4, count=1) == [
         Point("The budget is 4 million euros.", (5,))
@@ -117,7 +119,7 @@ def test_copied_labels_headings_and_long_copies_are_not_points_as_they_stand() -
         "- - The tide mills of Varn grind grain [1].\n"
         "- GeoTopo-50.pdf, p. 4 [1]\n"
         "- Topologische Mannigfaltigkeiten\n"
-        "- report.pdf, pp. 9–10: The plant has twelve cranes [2]\n"
+        "- report.pdf, pp. 9–10: - The plant has twelve cranes [2]\n"
         f"- {'The first sentence is long enough to keep. ' * 3}{'x' * 300} [2]"
     )
     points = map_points(text, offset=0, count=2, limit=9)

@@ -147,7 +147,7 @@ def test_each_file_gets_one_point_from_its_best_passage(whole_folio: Folio) -> N
     assert "ferry" in lines[1].lower() and "ferry" in lines[2].lower()
     assert {hit.document for hit in answer.passages} == {"brest.pdf", "ferries.pdf"}
     brest = next(hit for hit in answer.passages if hit.document == "brest.pdf")
-    assert brest.page == 4 and 4 in pages_in(brest.text)  # the page about the ferry
+    assert brest.page <= 4 <= brest.page_end and 4 in pages_in(brest.text)  # the page about the ferry
     assert sorted(c.document for c in answer.citations) == ["brest.pdf", "ferries.pdf"]
     assert answer.verdict == "answered"  # each point is the passage's own sentence, about the ferry
 

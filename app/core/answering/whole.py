@@ -17,7 +17,7 @@ from app.core.answering.gate import gate_score
 from app.core.answering.locate import locate
 from app.core.answering.options import ResolvedAsk
 from app.core.answering.run import AnswerRun
-from app.core.answering.scope import DOCUMENT, Scope
+from app.core.answering.scope import DOCUMENT, Scope, asked_topic
 from app.core.answering.scoring import Embed
 from app.core.answering.types import AnswerEvent, Delta, Progress, Retrieved
 from app.core.answering.whole_plan import MAP_ANSWER_TOKENS, MapWindow, plan_windows
@@ -81,7 +81,7 @@ class WholeAnswer:
             self.run.check_question = ""  # a summary's points are about the document, whatever they say
             yield from self._summary(find_named(library.documents(), scope.document), library)
         else:
-            self.run.check_question = scope.topic or self.ask.question
+            self.run.check_question = scope.topic or asked_topic(self.ask.question)
             yield from self._each_file(self.run.check_question, library)
         self.run.end = self._total_end()
 

@@ -45,7 +45,7 @@ def map_points(text: str, offset: int, count: int, limit: int = POINTS_PER_STEP)
     A step of one passage cites it on every point. At most `limit` points."""
     points: list[Point] = []
     for raw in text.splitlines():
-        body = shortened(_LABEL.sub("", strip_markers(_BULLET.sub("", raw)).strip()))
+        body = shortened(_BULLET.sub("", _LABEL.sub("", strip_markers(_BULLET.sub("", raw)).strip())))
         if len(content_terms(body)) < 3:  # a heading, "Here are the points:", a label, a stray marker
             continue
         if body.endswith((":", "：")):
