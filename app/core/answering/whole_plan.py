@@ -5,7 +5,7 @@ from __future__ import annotations
 
 import math
 from collections.abc import Sequence
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 
 import numpy as np
 import numpy.typing as npt
@@ -94,8 +94,12 @@ def plan_windows(
                 instructions=SUMMARY_INSTRUCTIONS,
             )
 
-        chosen = {hit.chunk_id for hit in fitted([ranged[i] for i in order]).passages}
+        best_first = fitted([ranged[i] for i in order])
+        chosen = {hit.chunk_id for hit in best_first.passages}
         plan = fitted([hit for hit in ranged if hit.chunk_id in chosen])
+        # the budget says which of the range's chunks were left out, as for any prompt
+        dropped = best_first.budget.passages_dropped + plan.budget.passages_dropped
+        plan = replace(plan, budget=replace(plan.budget, passages_dropped=dropped))
         pages = [hit.page for hit in ranged] + [hit.page_end for hit in ranged]
         windows.append(MapWindow(min(pages), max(pages), len(ranged), plan))
     return windows
