@@ -21,6 +21,7 @@ from app.core.api import (
     QT_TRANSLATE_NOOP,
     CancelToken,
     FolioError,
+    Progress,
     UsageError,
     error_message,
     message_text,
@@ -108,6 +109,14 @@ def add_ask_parser(
             "passage in the prompt (default: settings)",
         ),
     )
+    parser.add_argument(
+        "--scope",
+        default="auto",
+        metavar="SCOPE",
+        help="where the answer reads: auto (from the question: 'summarise report.pdf', 'what does "
+        "each file say about X'), passages (a few passages, as usual), document:NAME (the whole "
+        "document, in a few cited points), each-file (one passage of each document)",
+    )
     provided = {
         option for parent in parents for action in parent._actions for option in action.option_strings
     }
@@ -146,6 +155,19 @@ def format_metrics_line(answer: Answer) -> str:
     source = "" if m.counts_from == "engine" else f" ({m.counts_from})"
     tokens = translate("Cli", "{0} tokens").format(m.completion_tokens)
     return f"{ttft} · {rate} · {tokens}{source} · {answer.finish_reason}"
+
+
+def progress_line(event: Progress) -> str:
+    """`step 2 of 6: reading pp. 9-17 of 50 of report.pdf (4 passages)`."""
+    pages = (
+        f"p. {event.first_page}"
+        if event.last_page <= event.first_page
+        else (f"pp. {event.first_page}-{event.last_page}")
+    )
+    return (
+        f"step {event.step} of {event.steps}: reading {pages} of {event.pages} of {event.document} "
+        f"({event.passages} passage{'s' if event.passages != 1 else ''})"
+    )
 
 
 VERDICT_LINES = {
@@ -234,6 +256,7 @@ def run_ask(args: argparse.Namespace, folio: Folio, out: TextIO | None = None) -
             min_p=args.min_p,
             seed=args.seed,
             cite_mode=args.cite_mode,
+            scope=getattr(args, "scope", "auto") or "auto",
         )
         cancel = CancelToken()
         answer: Answer | None = None
@@ -254,6 +277,9 @@ def run_ask(args: argparse.Namespace, folio: Folio, out: TextIO | None = None) -
                             thinking_open = False
                         out.write(event.text)
                         out.flush()
+                elif isinstance(event, Progress) and not args.json:
+                    err.write(progress_line(event) + "\n")
+                    err.flush()
                 elif isinstance(event, Finished):
                     answer = event.answer
     except UsageError as exc:

@@ -50,6 +50,7 @@ if TYPE_CHECKING:  # loaded at first use (__getattr__ below): numpy, SQLAlchemy,
         Finished,
         Located,
         Metrics,
+        Progress,
         Retrieved,
     )
     from app.core.embed.engine import is_model_folder
@@ -83,6 +84,7 @@ _LAZY = {
             "Finished",
             "Located",
             "Metrics",
+            "Progress",
             "Retrieved",
         )
     },
@@ -235,6 +237,7 @@ __all__ = [
     "ModelInfo",
     "ModelScan",
     "PageLayerInfo",
+    "Progress",
     "ProgressCallback",
     "ReindexAdvice",
     "Retrieved",

@@ -25,8 +25,8 @@ from app.core.index.vector_index import INDEX_FILE, VectorIndex
 from app.core.ingest.folder_scan import FolderScan, scan_folder
 from app.core.ingest.pipeline import Ingester, IngestReport, ProgressCallback
 from app.core.messages import QT_TRANSLATE_NOOP
-from app.core.passage import SearchResult
-from app.core.retrieve import Retriever
+from app.core.passage import Hit, SearchResult
+from app.core.retrieve import Retriever, row_hit
 from app.core.store.conversations import ChatSummary, ConversationStore
 from app.core.store.folders import FolderInfo
 from app.core.store.layers import PageLayerInfo
@@ -148,6 +148,7 @@ class Folio:
                     self.embedder.embed,
                     scales,
                     self.passages,
+                    library=self,
                 )
             return self._answerer
 
@@ -241,6 +242,24 @@ class Folio:
 
     def documents(self) -> list[DocumentInfo]:
         return self.store.documents()
+
+    def document_passages(self, document_id: int) -> tuple[list[Hit], npt.NDArray[np.float32]]:
+        """A document's chunks in reading order, as passages (no query: similarity 0), with their
+        stored vectors, one row each."""
+        ids = self.store.document_chunk_ids(document_id)
+        found = self.store.chunks(ids)
+        rows = [found[chunk] for chunk in ids if chunk in found]
+        no_query = np.zeros(self.embedder.dimension, dtype=np.float32)
+        hits = [row_hit(row, 0.0, no_query) for row in rows]
+        vectors = [np.frombuffer(row.embedding, dtype=np.float32) for row in rows]
+        return hits, np.stack(vectors) if vectors else np.zeros((0, no_query.shape[0]), dtype=np.float32)
+
+    def search_document(self, query: str, document_id: int, k: int) -> SearchResult:
+        """The best `k` passages for `query` within one document (the across-files path)."""
+        self._ready()
+        return Retriever(
+            self.store, self._vector_index(), self.embedder, scripts=self._scripts
+        ).search_document(query, document_id, k)
 
     def page_layer(self, path: str, page: int) -> PageLayerInfo | None:
         """The stored text of an OCR'd page (with its line boxes) or of a section, for the viewer."""

@@ -98,6 +98,25 @@ def same_place(a: ChunkRow, b: ChunkRow) -> bool:
     )
 
 
+def row_hit(row: ChunkRow, score: float, query_vector: np.ndarray) -> Hit:
+    """A stored chunk as a hit for a query: its place, text, fused score and cosine to the query."""
+    vector = np.frombuffer(row.embedding, dtype=np.float32)
+    return Hit(
+        chunk_id=row.chunk_id,
+        document_id=row.document_id,
+        document=row.document,
+        path=row.path,
+        page=row.page_start,
+        page_end=row.page_end,
+        char_start=row.char_start,
+        char_end=row.char_end,
+        text=row.text,
+        score=score,
+        similarity=float(np.dot(vector, query_vector)),
+        section=row.section,
+    )
+
+
 class Retriever:
     """Finds the chunks that best answer a query, with page provenance."""
 
@@ -228,7 +247,7 @@ class Retriever:
         if not fused:  # no leg with a vote found anything: the dense ranking is better than none
             fused = reciprocal_rank_fusion([[cid for cid, _ in self.index.search(query_vector, pool)]])
         ranked = sorted(fused.items(), key=lambda item: (-item[1], item[0]))  # scores kept for the hits
-        hits = [_hit(row, score, query_vector) for row, score in self._distinct_places(ranked, k)]
+        hits = [row_hit(row, score, query_vector) for row, score in self._distinct_places(ranked, k)]
         return SearchResult(query, hits, (time.perf_counter() - started) * 1000)
 
     def passages(self, query: str, chunk_ids: Sequence[int]) -> SearchResult:
@@ -238,10 +257,34 @@ class Retriever:
         started = time.perf_counter()
         normalized = normalize_text(query)
         if not normalized:
-            raise UsageError("the question is empty")
+            raise UsageError(QT_TRANSLATE_NOOP("Core", "the question is empty"))
         query_vector = self.embedder.embed_query([normalized])[0]
         rows = self.store.chunks(list(chunk_ids))
-        hits = [_hit(rows[cid], 0.0, query_vector) for cid in chunk_ids if cid in rows]
+        hits = [row_hit(rows[cid], 0.0, query_vector) for cid in chunk_ids if cid in rows]
+        return SearchResult(query, hits, (time.perf_counter() - started) * 1000)
+
+    def search_document(self, query: str, document_id: int, k: int) -> SearchResult:
+        """The best `k` passages for `query` within one document: its chunks ranked by cosine
+        (exactly, from their stored vectors) and by the keyword legs restricted to it, fused with
+        the query script's weights (the across-files path: the best passage of each document)."""
+        started = time.perf_counter()
+        normalized = normalize_text(query)
+        if not normalized:
+            raise UsageError(QT_TRANSLATE_NOOP("Core", "the question is empty"))
+        weights = self.weights[query_script(normalized)]
+        ids = self.store.document_chunk_ids(document_id)
+        rows = self.store.chunks(ids)
+        query_vector = self.embedder.embed_query([normalized])[0]
+        vectors = {cid: np.frombuffer(row.embedding, dtype=np.float32) for cid, row in rows.items()}
+        cosines = {cid: float(np.dot(vector, query_vector)) for cid, vector in vectors.items()}
+        legs = [(weights.dense or 0.5, sorted(cosines, key=lambda cid: (-cosines[cid], cid)))]
+        legs += [  # one document's rows are few: its keyword legs are ranked exactly (budget None)
+            (weight, self.store.keyword_search(table, phrases, len(ids) or 1, None, document_id))
+            for weight, table, phrases in self.keyword_legs(normalized)
+        ]
+        fused = reciprocal_rank_fusion([r for _, r in legs], [w for w, _ in legs])
+        ranked = sorted(fused.items(), key=lambda item: (-item[1], item[0]))
+        hits = [row_hit(row, score, query_vector) for row, score in self._distinct_places(ranked, k)]
         return SearchResult(query, hits, (time.perf_counter() - started) * 1000)
 
     def _distinct_places(self, ranked: list[tuple[int, float]], k: int) -> list[tuple[ChunkRow, float]]:
@@ -262,22 +305,3 @@ class Retriever:
                 if len(chosen) == k:
                     break
         return chosen
-
-
-def _hit(row: ChunkRow, score: float, query_vector: np.ndarray) -> Hit:
-    """A stored chunk as a search hit: its place, text, rank score and cosine to the query."""
-    vector = np.frombuffer(row.embedding, dtype=np.float32)
-    return Hit(
-        chunk_id=row.chunk_id,
-        document_id=row.document_id,
-        document=row.document,
-        path=row.path,
-        page=row.page_start,
-        page_end=row.page_end,
-        char_start=row.char_start,
-        char_end=row.char_end,
-        text=row.text,
-        score=score,
-        similarity=float(np.dot(vector, query_vector)),
-        section=row.section,
-    )

@@ -10,7 +10,7 @@ from PySide6.QtCore import QObject, Signal
 from app.core.api import Citation, Hit
 
 if TYPE_CHECKING:
-    from app.core.api import Answer, FoundSentence
+    from app.core.api import Answer, FoundSentence, Progress
 
 # phases of an answer
 WAITING = "waiting"  # submitted, no token yet (queue, retrieve, prefill)
@@ -27,6 +27,7 @@ class AnswerState(QObject):
     text_flushed = Signal(str, str)  # new thinking text, new answer text
     figures_changed = Signal()
     located_changed = Signal()
+    progress_changed = Signal()
     finished = Signal()
 
     def __init__(self, question: str, thinking_requested: bool, parent: QObject | None = None) -> None:
@@ -47,6 +48,7 @@ class AnswerState(QObject):
         self.retrieved: list[Hit] = []  # the passages found for the question
         self.located: list[FoundSentence] = []  # the sentences that answer it, found before the model ran
         self.live_metrics: dict[str, Any] = {}
+        self.progress: Progress | None = None  # the step a whole-document answer is on
         self.phase = WAITING
         self.final: Answer | None = None  # the finished answer, as the core returned it
         self.stopped = False  # cancelled before the core returned an answer
@@ -87,6 +89,11 @@ class AnswerState(QObject):
         """The passage sentences Folio found for the question, before the model's first token."""
         self.located = list(found)
         self.located_changed.emit()
+
+    def set_progress(self, progress: Progress) -> None:
+        """The step a whole-document or across-files answer has reached."""
+        self.progress = progress
+        self.progress_changed.emit()
 
     @property
     def passages_given(self) -> list[Citation]:

@@ -23,6 +23,7 @@ from app.gui.found_line import FoundLine
 from app.gui.language import is_language_change
 from app.gui.markdown_view import MarkdownView
 from app.gui.readout import breakdown, final_readout, live_readout
+from app.gui.step_line import StepLine
 
 # a label whose links Tab reaches and Enter opens (and the mouse clicks)
 LINKS = Qt.TextInteractionFlag.LinksAccessibleByKeyboard | Qt.TextInteractionFlag.LinksAccessibleByMouse
@@ -63,6 +64,8 @@ class AnswerView(QFrame):
         self.found = FoundLine(self)
         self.found.sentence_activated.connect(self.citation_activated)
         layout.addWidget(self.found)
+        self.steps = StepLine(self)
+        layout.addWidget(self.steps)
 
         self.body = MarkdownView(self)
         self.body.setObjectName("answerBody")
@@ -119,6 +122,7 @@ class AnswerView(QFrame):
 
         self._set_fixed_texts()
         state.located_changed.connect(self._show_found)
+        state.progress_changed.connect(self._show_step)
         state.text_flushed.connect(self._on_text)
         state.figures_changed.connect(self._on_figures)
         state.finished.connect(self._on_finished)
@@ -240,6 +244,7 @@ class AnswerView(QFrame):
         elif reason == "error" or state.phase == FAILED:
             self._show_banner(self.tr("The answer failed: {0}").format(state.error or reason), False)
         self._show_sources()
+        self.steps.show_done(reason == "cancelled" or state.stopped)
         QTimer.singleShot(0, self.updateGeometry)
 
     def focus_order(self) -> list[QWidget]:
@@ -255,6 +260,10 @@ class AnswerView(QFrame):
             self.copy_button,
             self.budget_link,
         ]
+
+    def _show_step(self) -> None:
+        if self.state.progress is not None:
+            self.steps.show_progress(self.state.progress)
 
     def _show_banner(self, text: str, can_continue: bool) -> None:
         self.banner_label.setText(text)

@@ -52,14 +52,26 @@ class ChatController(QObject):
 
     # -- asking ------------------------------------------------------------------------------------
     def ask(
-        self, question: str, thinking: bool = False, max_tokens: int | None = None, continue_from: str = ""
+        self,
+        question: str,
+        thinking: bool = False,
+        max_tokens: int | None = None,
+        continue_from: str = "",
+        scope: str = "auto",
+        selected: str = "",
     ) -> AnswerState | None:
         folio = self.app.folio
         if folio is None or self.busy:
             return None
-        from app.core.api import AskOptions, Delta, Finished, Located, Metrics, Retrieved
+        from app.core.api import AskOptions, Delta, Finished, Located, Metrics, Progress, Retrieved
 
-        options = AskOptions(thinking=thinking, max_tokens=max_tokens, continue_from=continue_from)
+        options = AskOptions(
+            thinking=thinking,
+            max_tokens=max_tokens,
+            continue_from=continue_from,
+            scope=scope,
+            selected=selected,
+        )
         self.last_options = options
         state = AnswerState(question, thinking, self)
         if continue_from:
@@ -77,7 +89,7 @@ class ChatController(QObject):
                 batcher.flush()
                 if isinstance(event, Finished):
                     final = event.answer
-                elif isinstance(event, Metrics | Retrieved | Located):
+                elif isinstance(event, Metrics | Retrieved | Located | Progress):
                     ctx.progress(event)
             batcher.flush()
             return final
@@ -93,6 +105,8 @@ class ChatController(QObject):
                 state.set_retrieved(event.hits)
             elif isinstance(event, Located):
                 state.set_located(event.found)
+            elif isinstance(event, Progress):
+                state.set_progress(event)
 
         view = self._view
         self.question_added.emit(question)

@@ -231,6 +231,11 @@ class LibraryPanel(QWidget):
         self.reindex_button.setEnabled(kind == "document")
         self.dismiss_button.setVisible(kind == "failure")
 
+    def selected_name(self) -> str:
+        """The file name of the selected document ("" when none is selected)."""
+        document = self._selected_document()
+        return document.name if document is not None else ""
+
     def _selected_document(self) -> DocumentInfo | None:
         row = self.selected_row()
         if row is None:

@@ -221,7 +221,12 @@ class MainWindow(QMainWindow):
         self.library.add_requested.connect(self.choose_documents)
         self.library.remove_requested.connect(self.confirm_remove)
         self.library.reindex_requested.connect(self.ingest.reindex)
-        self.question.ask.connect(lambda question, thinking: chat.ask(question, thinking))
+        app.documents_changed.connect(lambda docs: self.question.set_documents([d.name for d in docs]))
+        self.question.ask.connect(
+            lambda question, thinking: chat.ask(
+                question, thinking, scope=self.question.scope_value(), selected=self.library.selected_name()
+            )
+        )
         self.question.stop.connect(chat.stop)
         chat.busy_changed.connect(self.question.set_busy)
         chat.busy_changed.connect(lambda _busy: self._update_send())

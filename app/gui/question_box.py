@@ -1,10 +1,19 @@
-"""The question row: a text box (Enter sends, Shift+Enter new line), the thinking switch, Send/Stop."""
+"""The question row: a text box (Enter sends, Shift+Enter new line), the thinking switch, where the
+answer reads (automatic, passages, each file, one whole document), Send/Stop."""
 
 from __future__ import annotations
 
 from PySide6.QtCore import QEvent, QMimeData, Qt, Signal
 from PySide6.QtGui import QDragEnterEvent, QDropEvent, QKeyEvent
-from PySide6.QtWidgets import QCheckBox, QHBoxLayout, QPlainTextEdit, QPushButton, QVBoxLayout, QWidget
+from PySide6.QtWidgets import (
+    QCheckBox,
+    QComboBox,
+    QHBoxLayout,
+    QPlainTextEdit,
+    QPushButton,
+    QVBoxLayout,
+    QWidget,
+)
 
 from app.gui.language import is_language_change
 
@@ -61,6 +70,10 @@ class QuestionBox(QWidget):
         self.thinking.setObjectName("thinkingSwitch")
         self.thinking.setEnabled(False)
         self._thinking_reason: str | None = None  # why the loaded model cannot switch thinking
+        self.scope = QComboBox(self)
+        self.scope.setObjectName("scopeChoice")
+        self._document_names: list[str] = []
+        self.set_documents([])
         self.send = QPushButton(self)
         self.send.setObjectName("sendButton")
         self.send.setDefault(True)
@@ -69,6 +82,7 @@ class QuestionBox(QWidget):
 
         side = QVBoxLayout()
         side.addWidget(self.thinking)
+        side.addWidget(self.scope)
         side.addStretch(1)
         side.addWidget(self.send)
         layout = QHBoxLayout(self)
@@ -86,6 +100,14 @@ class QuestionBox(QWidget):
             self.tr("Ask a question about your documents…  (Enter sends, Shift+Enter new line)")
         )
         self.thinking.setText(self.tr("Thinking"))
+        self.scope.setToolTip(
+            self.tr(
+                "Where the answer reads: chosen from the question, a few passages, one passage of "
+                "each file, or a whole document (summarised in cited points)"
+            )
+        )
+        self.scope.setAccessibleName(self.tr("Where the answer reads"))
+        self.set_documents(self._document_names)
         self.edit.setAccessibleName(self.tr("Question"))
         self.edit.setAccessibleDescription(self.tr("Enter sends the question, Shift+Enter starts a new line"))
         self._thinking_tip()
@@ -95,6 +117,23 @@ class QuestionBox(QWidget):
         if is_language_change(event):
             self.retranslate()
         super().changeEvent(event)
+
+    def set_documents(self, names: list[str]) -> None:
+        """The scope choices for a library of these documents; the current choice stays if it can."""
+        current = self.scope.currentData() or "auto"
+        self._document_names = list(names)
+        self.scope.clear()
+        self.scope.addItem(self.tr("Automatic"), "auto")
+        self.scope.addItem(self.tr("Passages"), "passages")
+        self.scope.addItem(self.tr("Each file"), "each-file")
+        for name in sorted(names, key=str.lower):
+            self.scope.addItem(self.tr("Whole: {0}").format(name), f"document:{name}")
+        index = self.scope.findData(current)
+        self.scope.setCurrentIndex(max(0, index))
+
+    def scope_value(self) -> str:
+        """The chosen scope, as AskOptions.scope takes it: auto, passages, each-file, document:NAME."""
+        return str(self.scope.currentData() or "auto")
 
     @property
     def busy(self) -> bool:

@@ -19,6 +19,7 @@ from app.core.answering.types import (
     Delta,
     Finished,
     Located,
+    Progress,
     Retrieved,
 )
 from app.core.cancel import CancelToken
@@ -79,9 +80,11 @@ class FakeAnswerer:
         supports_thinking: bool = True,
         pause_s: float = 0.0,
         hits: list[Hit] | None = None,
+        steps: list[Progress] | None = None,
     ) -> None:
         self.tokens = tokens
         self.hits = hits or []
+        self.steps = steps or []  # a whole-document answer's steps, one before each token
         self.supports_thinking = supports_thinking
         self.pause_s = pause_s
         self.requests: list[tuple[str, AskOptions, int | None]] = []
@@ -112,10 +115,12 @@ class FakeAnswerer:
             yield Located(locate(question, self.hits, None, None), 2.0)
         self.started.set()
         text: list[str] = []
-        for token in self.tokens:
+        for index, token in enumerate(self.tokens):
             if cancel.cancelled:
                 yield Finished(fake_answer("".join(text), "cancelled"))
                 return
+            if index < len(self.steps):
+                yield self.steps[index]
             if self.pause_s:
                 time.sleep(self.pause_s)
             text.append(token)

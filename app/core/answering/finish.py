@@ -36,7 +36,8 @@ def check(run: AnswerRun, reason: str, verifier: Verifier) -> CheckedText:
     text = "".join(run.answer).rstrip()
     marked, invalid = parse_citations(text, run.passages) if run.passages else ([], [])
     verify_started = run.mark("parse", parse_started)
-    checked = _verify(verifier, run.question, text, run.passages)
+    about = run.question if run.check_question is None else run.check_question
+    checked = _verify(verifier, about, text, run.passages)
     citations = verified_citations(checked, run.passages) if checked is not None else marked
     if reason == "stop" and checked is not None and checked.support_rate == 0.0:
         # Nothing the model wrote is in the passages: say so in the answer itself, after it

@@ -4,6 +4,7 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 
+from app.core.answering.scope import Scope, parse_scope
 from app.core.answering.types import AskOptions
 from app.core.config import Settings
 from app.core.errors import UsageError
@@ -20,6 +21,8 @@ class ResolvedAsk:
     sampling: Sampling
     thinking: bool
     continue_from: str
+    scope: Scope | None = None  # chosen by the user (None: detected from the question)
+    selected: str = ""  # the document selected in the window, for "this document"
 
     @property
     def passages_k(self) -> int:
@@ -56,4 +59,9 @@ def resolve_options(question: str, options: AskOptions | None, settings: Setting
         seed=int(effective.seed),
         max_tokens=int(effective.max_tokens),
     )
-    return ResolvedAsk(question, effective, sampling, options.thinking, options.continue_from)
+    scope = parse_scope(options.scope)
+    if scope is not None and scope.whole and options.continue_from:
+        raise UsageError("a whole-document or across-files answer cannot be continued")
+    return ResolvedAsk(
+        question, effective, sampling, options.thinking, options.continue_from, scope, options.selected
+    )

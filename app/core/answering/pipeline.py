@@ -14,9 +14,11 @@ from app.core.answering.locate import locate
 from app.core.answering.model_slot import ModelSlot
 from app.core.answering.options import ResolvedAsk, resolve_options
 from app.core.answering.run import AnswerRun
+from app.core.answering.scope import Scope, detect_scope
 from app.core.answering.scoring import Embed
 from app.core.answering.stages import PreparedPrompt, Search, prepare_prompt, retrieve
 from app.core.answering.types import Answer, AnswerEvent, AskOptions, Delta, Finished, Located, Retrieved
+from app.core.answering.whole import WholeAnswer, WholeLibrary, find_named
 from app.core.cancel import CancelToken
 from app.core.config import Settings, SettingsOwner
 from app.core.embed.engine import CosineScales
@@ -44,6 +46,7 @@ class Answerer:
         embed: Embed | None = None,
         scales: CosineScales | None = None,
         passages: Lookup | None = None,
+        library: WholeLibrary | None = None,
     ) -> None:
         self._owner = settings
         self.conversations = conversations
@@ -53,6 +56,7 @@ class Answerer:
         self._embed = embed  # scores passage sentences for evidence selection (words alone without)
         self._scales = scales  # how the embedder's cosines read (the gate: keywords alone without)
         self._passages = passages  # a chat keeps its previous passages through it (carry.py)
+        self._library = library  # whole-document and across-files answers read it (None: never)
 
     @property
     def settings(self) -> Settings:
@@ -84,6 +88,16 @@ class Answerer:
         ask = resolve_options(question, options, self._owner.current)
         if chat_id is not None and not self.conversations.exists(chat_id):
             raise UsageError(QT_TRANSLATE_NOOP("Core", "no chat with id {0}"), chat_id)
+        if ask.scope is not None and ask.scope.whole:
+            if self._library is None:
+                raise UsageError(
+                    QT_TRANSLATE_NOOP("Core", "this library cannot answer whole-document questions")
+                )
+            if ask.scope.document:
+                try:
+                    find_named(self._library.documents(), ask.scope.document)
+                except FolioError as exc:
+                    raise UsageError(str(exc)) from exc
         return self._stream(ask, chat_id, cancel or CancelToken())
 
     def _stream(self, ask: ResolvedAsk, chat_id: int | None, cancel: CancelToken) -> Iterator[AnswerEvent]:
@@ -113,6 +127,10 @@ class Answerer:
         cancel: CancelToken,
         started: float,
     ) -> Iterator[AnswerEvent]:
+        scope = self._scope(ask)
+        if scope.whole:
+            yield from self._whole(ask, scope, run, engine, chat_id, cancel, started)
+            return
         turns: list[Turn] = []
         try:
             turns = self.conversations.turns(chat_id) if chat_id is not None else []  # read once
@@ -159,6 +177,48 @@ class Answerer:
         if len(final.answer) > len(streamed) and final.answer.startswith(streamed):
             yield Delta(final.answer[len(streamed) :], "answer", 0)  # Folio's note on an unsupported answer
         yield Finished(final)
+
+    def _scope(self, ask: ResolvedAsk) -> Scope:
+        """The scope the user chose, else the one the question asks for (scope.py)."""
+        if ask.scope is not None:
+            return ask.scope
+        if self._library is None or ask.continue_from:
+            return Scope()
+        try:
+            names = [info.name for info in self._library.documents()]
+        except Exception:
+            log.exception("listing the documents for the question's scope failed")
+            return Scope()
+        return detect_scope(ask.question, names, ask.selected)
+
+    def _whole(
+        self,
+        ask: ResolvedAsk,
+        scope: Scope,
+        run: AnswerRun,
+        engine: ChatEngine,
+        chat_id: int | None,
+        cancel: CancelToken,
+        started: float,
+    ) -> Iterator[AnswerEvent]:
+        """A whole-document or across-files answer (whole.py), checked and saved as any other."""
+        assert self._library is not None
+        retrieved = False
+        try:
+            if not self.slot.is_current(engine):
+                self.slot.load()
+            info = engine.load()
+            run.mark("load", started)
+            whole = WholeAnswer(ask, run, engine, info, cancel, self._embed, self._scales)
+            for event in whole.stream(scope, self._library):
+                retrieved = retrieved or isinstance(event, Retrieved)
+                yield event
+        except Exception as exc:
+            if not retrieved:
+                yield Retrieved([], 0.0)
+            yield Finished(self._finish(run, "error", chat_id, _describe(exc)))
+            return
+        yield Finished(self._finish(run, whole.reason, chat_id, whole.error))
 
     def _locate(self, ask: ResolvedAsk, run: AnswerRun) -> Located:
         """The passage sentences that answer the question, shown before the model's first token

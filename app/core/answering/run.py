@@ -43,6 +43,9 @@ class AnswerRun:
         self.located: list[FoundSentence] = []  # the sentences Folio found before the model ran
         self.evidence_ms: float | None = None
         self.gate: GateScore | None = None  # the best passage's evidence for the question
+        # what the sentences are checked as being about: the question (None), or a whole-document
+        # answer's subject ("" for a summary: every supported point is about its document)
+        self.check_question: str | None = None
 
     def mark(self, span: str, started: float) -> float:
         now = time.perf_counter()

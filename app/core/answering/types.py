@@ -31,6 +31,10 @@ class AskOptions:
     # The text of a cut-off answer to the same question: generation resumes right after it, and
     # the final answer is that text plus the continuation.
     continue_from: str = ""
+    # Where the answer reads (scope.py): "" or "auto" detects it from the question; "passages",
+    # "each-file" or "document:NAME" chooses it. `selected`: the document selected in the window.
+    scope: str = ""
+    selected: str = ""
 
 
 @dataclass(frozen=True)
@@ -242,8 +246,22 @@ class Located:
 
 
 @dataclass(frozen=True)
+class Progress:
+    """A whole-document or across-files answer's step: step `step` of `steps` reads pages
+    `first_page`-`last_page` of `document` (`pages` in all); `passages` is how many it reads."""
+
+    step: int
+    steps: int
+    document: str
+    first_page: int
+    last_page: int
+    pages: int
+    passages: int
+
+
+@dataclass(frozen=True)
 class Finished:
     answer: Answer
 
 
-AnswerEvent = Retrieved | Located | Delta | Metrics | Finished
+AnswerEvent = Retrieved | Located | Progress | Delta | Metrics | Finished

@@ -9,7 +9,7 @@ from typing import Any, Protocol
 from app.core.errors import UsageError
 from app.core.messages import QT_TRANSLATE_NOOP
 from app.core.passage import Hit
-from app.core.prompt.system import format_passage, passages_block, system_prompt
+from app.core.prompt.system import INSTRUCTIONS, format_passage, passages_block, system_prompt
 
 ChatMessage = dict[str, str]
 SEPARATOR_SLACK = 2  # tokens a blank-line separator and a label boundary can add
@@ -161,10 +161,13 @@ class PromptPlan:
 
 
 def build_messages(
-    question: str, passages: Sequence[Hit], history: Sequence[HistoryTurn]
+    question: str,
+    passages: Sequence[Hit],
+    history: Sequence[HistoryTurn],
+    instructions: str = INSTRUCTIONS,
 ) -> list[ChatMessage]:
     """System (instructions + passages, a stable prefix), older turns, then the question."""
-    messages: list[ChatMessage] = [{"role": "system", "content": system_prompt(passages)}]
+    messages: list[ChatMessage] = [{"role": "system", "content": system_prompt(passages, instructions)}]
     for turn in history:
         messages.append({"role": "user", "content": turn.question})
         messages.append({"role": "assistant", "content": turn.answer})
@@ -182,6 +185,7 @@ def assemble(
     max_tokens: int,
     enable_thinking: bool,
     ttft_limit_tokens: int | None = None,
+    instructions: str = INSTRUCTIONS,
 ) -> PromptPlan:
     """Fit the prompt: passages best-first (skip one that does not fit, try the next), then the
     newest history turns; the rendered prompt is tokenized exactly and trimmed until it fits."""
@@ -195,7 +199,7 @@ def assemble(
     limit = ctx_limit if ttft_limit_tokens is None else min(ctx_limit, ttft_limit_tokens)
 
     def render(passages: Sequence[Hit], turns: Sequence[HistoryTurn]) -> tuple[str, list[int]]:
-        text = model.render_chat(build_messages(question, passages, turns), enable_thinking)
+        text = model.render_chat(build_messages(question, passages, turns, instructions), enable_thinking)
         return text, model.tokenize_prompt(text)
 
     _, base_tokens = render([], [])
@@ -243,7 +247,7 @@ def assemble(
             dropped.insert(0, DroppedPassage(hit.chunk_id, hit.document, hit.page, cost, reason))
         prompt, tokens = render(used, turns)
 
-    system_text = system_prompt(used)
+    system_text = system_prompt(used, instructions)
     passages_tokens = model.count_tokens(passages_block(used)) if used else 0
     system_tokens = model.count_tokens(system_text) - passages_tokens
     history_tokens = sum(model.count_tokens(t.question) + model.count_tokens(t.answer) for t in turns)
@@ -264,5 +268,5 @@ def assemble(
         history_turns_used=len(turns),
         history_turns_dropped=len(history) - len(turns),
     )
-    messages = build_messages(question, used, turns)
+    messages = build_messages(question, used, turns, instructions)
     return PromptPlan(prompt=prompt, tokens=tokens, messages=messages, passages=used, budget=budget)

@@ -43,3 +43,8 @@ def parse_citations(text: str, passages: Sequence[Hit]) -> tuple[list[Citation],
         else:
             invalid.append(n)
     return citations, invalid
+
+
+def strip_markers(text: str) -> str:
+    """`text` without its citation markers (and the spaces before them)."""
+    return re.sub(r"\s+([.,;:!?。，；：！？])", r"\1", re.sub(rf"\s*(?:{_MARKER.pattern})", "", text)).strip()

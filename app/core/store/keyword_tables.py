@@ -53,9 +53,15 @@ def delete_keyword_rows(session: Session, ids: npt.NDArray[np.int64]) -> None:
 
 
 def search_keywords(
-    session: Session, table: str, phrases: Sequence[str], limit: int, budget: int | None = RANKED_ROWS
+    session: Session,
+    table: str,
+    phrases: Sequence[str],
+    limit: int,
+    budget: int | None = RANKED_ROWS,
+    document_id: int | None = None,
 ) -> list[int]:
-    """Chunk ids matching any of the FTS5 `phrases` in one keyword table, best bm25 first.
+    """Chunk ids matching any of the FTS5 `phrases` in one keyword table, best bm25 first (with
+    `document_id`: among that document's chunks only, ranked exactly).
 
     bm25 scores every row the expression matches, and a common phrase matches a good part of a
     large library. So the phrases are split: the rarest, while the rows they match add up to at
@@ -69,9 +75,11 @@ def search_keywords(
     table = _checked(table)
     if not phrases:
         return []
+    if document_id is not None:
+        budget = None  # one document's rows are few
     rare, common = ([*phrases], []) if budget is None else _split_rarest(session, table, phrases, budget)
     any_rare = " OR ".join(rare)
-    found = _ranked(session, table, any_rare, limit)
+    found = _ranked(session, table, any_rare, limit, document_id)
     if not common:
         return [rowid for rowid, _ in found]
     scores = dict(found)
@@ -80,13 +88,18 @@ def search_keywords(
     return [rowid for rowid, _ in sorted(scores.items(), key=lambda item: (item[1], item[0]))[:limit]]
 
 
-def _ranked(session: Session, table: str, expression: str, limit: int) -> list[tuple[int, float]]:
-    """(chunk id, bm25) of the best `limit` rows matching an FTS5 expression, best first."""
+def _ranked(
+    session: Session, table: str, expression: str, limit: int, document_id: int | None = None
+) -> list[tuple[int, float]]:
+    """(chunk id, bm25) of the best `limit` rows matching an FTS5 expression, best first (with
+    `document_id`: that document's rows only)."""
+    within = "" if document_id is None else " AND rowid IN (SELECT id FROM chunks WHERE document_id = :d)"
     rows = session.execute(
         text(
-            f"SELECT rowid, bm25({table}) FROM {table} WHERE {table} MATCH :q ORDER BY bm25({table}) LIMIT :n"
+            f"SELECT rowid, bm25({table}) FROM {table} WHERE {table} MATCH :q{within} "
+            f"ORDER BY bm25({table}) LIMIT :n"
         ),
-        {"q": expression, "n": limit},
+        {"q": expression, "n": limit, "d": document_id},
     ).all()
     return [(int(r[0]), float(r[1])) for r in rows]
 

@@ -308,6 +308,17 @@ class LibraryStore:
         with self.sessions() as session:
             return int(session.scalar(select(func.count(Chunk.id))) or 0)
 
+    def document_chunk_ids(self, document_id: int) -> list[int]:
+        """The chunk ids of one document in reading order (page, then offset on the page)."""
+        with self.sessions() as session:
+            order = (Chunk.page_start, Chunk.char_start, Chunk.id)
+            return [
+                int(i)
+                for i in session.scalars(
+                    select(Chunk.id).where(Chunk.document_id == document_id).order_by(*order)
+                )
+            ]
+
     def all_chunk_ids(self) -> npt.NDArray[np.int64]:
         with self.sessions() as session:
             return np.asarray(session.scalars(select(Chunk.id).order_by(Chunk.id)).all(), dtype=np.int64)
@@ -389,12 +400,18 @@ class LibraryStore:
         }
 
     def keyword_search(
-        self, table: str, phrases: Sequence[str], limit: int, budget: int | None = RANKED_ROWS
+        self,
+        table: str,
+        phrases: Sequence[str],
+        limit: int,
+        budget: int | None = RANKED_ROWS,
+        document_id: int | None = None,
     ) -> list[int]:
         """Chunk ids matching any of the FTS5 phrases in `chunks_terms` or `chunks_trigram`, bm25
-        order, the rarest phrases first within `budget` rows (keyword_tables.search_keywords)."""
+        order, the rarest phrases first within `budget` rows (keyword_tables.search_keywords; with
+        `document_id`: that document's chunks only)."""
         with self.sessions() as session:
-            return search_keywords(session, table, phrases, limit, budget)
+            return search_keywords(session, table, phrases, limit, budget, document_id)
 
     def keyword_row_ids(self, table: str) -> npt.NDArray[np.int64]:
         with self.sessions() as session:
