@@ -5,7 +5,7 @@ from __future__ import annotations
 from pathlib import Path
 from typing import TYPE_CHECKING
 
-from PySide6.QtCore import Qt, Signal
+from PySide6.QtCore import QEvent, Qt, Signal
 from PySide6.QtGui import QBrush, QColor
 from PySide6.QtWidgets import (
     QFileDialog,
@@ -20,6 +20,7 @@ from PySide6.QtWidgets import (
 )
 
 from app.gui.folder_watcher import FolderWatcher
+from app.gui.language import is_language_change
 
 if TYPE_CHECKING:
     from app.core.api import DocumentInfo, FolderState
@@ -36,24 +37,19 @@ class FolderList(QWidget):
 
     def __init__(self, watcher: FolderWatcher, parent: QWidget | None = None) -> None:
         super().__init__(parent)
-        self.title = QLabel(self.tr("Watched folders"), self)
+        self.title = QLabel(self)
         self.title.setStyleSheet("font-weight: 600;")
         self.list = QListWidget(self)
         self.list.setObjectName("watchedFolders")
         self.list.setAlternatingRowColors(True)
         row = self.list.fontMetrics().height() + 4
         self.list.setMaximumHeight(row * ROWS_SHOWN + 2 * self.list.frameWidth() + 4)
-        self.empty = QLabel(
-            self.tr("None yet: add a folder, or drop one here, and its new and changed files are added."),
-            self,
-        )
+        self.empty = QLabel(self)
         self.empty.setWordWrap(True)
         self.empty.setStyleSheet("color: palette(mid);")
-        self.add_button = QPushButton(self.tr("Add folder…"), self)
+        self.add_button = QPushButton(self)
         self.add_button.setObjectName("addFolder")
-        self.add_button.setToolTip(self.tr("Watch a folder: its files are added and kept up to date"))
-        self.remove_button = QPushButton(self.tr("Stop watching"), self)
-        self.remove_button.setToolTip(self.tr("The folder's documents stay in the library"))
+        self.remove_button = QPushButton(self)
         header = QHBoxLayout()
         header.addWidget(self.title)
         header.addStretch(1)
@@ -70,9 +66,28 @@ class FolderList(QWidget):
         self.watch_requested.connect(watcher.watch)
         self.unwatch_requested.connect(watcher.unwatch)
         watcher.states_changed.connect(self.set_states)
-        self.set_states([])
+        self._states: list[FolderState] = []
+        self.retranslate()
+
+    def retranslate(self) -> None:
+        """Every text in the current language (at start and on LanguageChange)."""
+        self.title.setText(self.tr("Watched folders"))
+        self.empty.setText(
+            self.tr("None yet: add a folder, or drop one here, and its new and changed files are added.")
+        )
+        self.add_button.setText(self.tr("Add folder…"))
+        self.add_button.setToolTip(self.tr("Watch a folder: its files are added and kept up to date"))
+        self.remove_button.setText(self.tr("Stop watching"))
+        self.remove_button.setToolTip(self.tr("The folder's documents stay in the library"))
+        self.set_states(self._states)
+
+    def changeEvent(self, event: QEvent) -> None:
+        if is_language_change(event):
+            self.retranslate()
+        super().changeEvent(event)
 
     def set_states(self, states: list[FolderState]) -> None:
+        self._states = list(states)
         selected = self._selected()
         self.list.clear()
         for state in states:
@@ -122,9 +137,9 @@ class DeletionNotice(QFrame):
         self.setStyleSheet("#deletionNotice { background: #fff4ce; border: 1px solid #e0c36a; }")
         self.text = QLabel(self)
         self.text.setWordWrap(True)
-        self.remove_button = QPushButton(self.tr("Remove"), self)
+        self.remove_button = QPushButton(self)
         self.remove_button.setObjectName("removeDeleted")
-        self.keep_button = QPushButton(self.tr("Keep"), self)
+        self.keep_button = QPushButton(self)
         self.keep_button.setObjectName("keepDeleted")
         buttons = QHBoxLayout()
         buttons.addStretch(1)
@@ -137,12 +152,31 @@ class DeletionNotice(QFrame):
         self.remove_button.clicked.connect(watcher.confirm_deletions)
         self.keep_button.clicked.connect(watcher.keep_deletions)
         watcher.deletions_pending.connect(self.show_deleted)
+        self._documents: list[DocumentInfo] = []
+        self.retranslate()
         self.hide()
 
+    def retranslate(self) -> None:
+        """Every text in the current language (at start and on LanguageChange)."""
+        self.remove_button.setText(self.tr("Remove"))
+        self.keep_button.setText(self.tr("Keep"))
+        if self._documents:
+            self._say(self._documents)
+
+    def changeEvent(self, event: QEvent) -> None:
+        if is_language_change(event):
+            self.retranslate()
+        super().changeEvent(event)
+
     def show_deleted(self, documents: list[DocumentInfo]) -> None:
+        self._documents = list(documents)
         if not documents:
             self.hide()
             return
+        self._say(documents)
+        self.show()
+
+    def _say(self, documents: list[DocumentInfo]) -> None:
         names = ", ".join(d.name for d in documents[:3]) + ("…" if len(documents) > 3 else "")
         self.text.setText(
             self.tr(
@@ -152,4 +186,3 @@ class DeletionNotice(QFrame):
                 len(documents),
             ).format(names)
         )
-        self.show()

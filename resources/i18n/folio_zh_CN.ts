@@ -47,6 +47,30 @@
         <translation>Token 预算…</translation>
     </message>
     <message>
+        <source>Copy answer with sources</source>
+        <translation>复制答案及来源</translation>
+    </message>
+    <message>
+        <source>Copy the answer, its verdict and its sources as Markdown</source>
+        <translation>以 Markdown 格式复制答案、结论和来源</translation>
+    </message>
+    <message>
+        <source>The verdict: how much of the answer your documents support</source>
+        <translation>结论：答案中有多少内容得到你的文档支持</translation>
+    </message>
+    <message>
+        <source>Answer figures</source>
+        <translation>答案数据</translation>
+    </message>
+    <message>
+        <source>Time spent per stage</source>
+        <translation>各阶段耗时</translation>
+    </message>
+    <message>
+        <source>Tab moves through the sources; Enter opens the page</source>
+        <translation>按 Tab 在来源之间移动；按 Enter 打开该页</translation>
+    </message>
+    <message>
         <source>Thinking…</source>
         <translation>思考中…</translation>
     </message>
@@ -77,6 +101,10 @@
     <message>
         <source>Your documents do not answer this question</source>
         <translation>你的文档中没有这个问题的答案</translation>
+    </message>
+    <message>
+        <source>Verdict</source>
+        <translation>结论</translation>
     </message>
     <message>
         <source>This answer was cut off: it reached the maximum answer length.</source>
@@ -292,6 +320,18 @@
     <message>
         <source>Delete</source>
         <translation>删除</translation>
+    </message>
+    <message>
+        <source>Delete the selected chat</source>
+        <translation>删除所选对话</translation>
+    </message>
+    <message>
+        <source>Saved chats</source>
+        <translation>已保存的对话</translation>
+    </message>
+    <message>
+        <source>Enter opens the chat</source>
+        <translation>按 Enter 打开对话</translation>
     </message>
     <message>
         <source>Untitled chat</source>
@@ -551,6 +591,10 @@
         <translation>继续这个对话（追问）</translation>
     </message>
     <message>
+        <source>the local model&apos;s KV cache elements: f16, or q8_0 (about half the memory; README)</source>
+        <translation>本地模型的 KV 缓存元素类型：f16，或 q8_0（约一半内存；见 README）</translation>
+    </message>
+    <message>
         <source>free: markers checked after the answer; constrained: &apos;[&apos; can only open a marker of a passage in the prompt (default: settings)</source>
         <translation>free：回答完成后再检查引用标记；constrained：&apos;[&apos; 只能开启提示词中某个段落的标记（默认：按设置）</translation>
     </message>
@@ -646,6 +690,10 @@
         <translation>没有 ID 为 {0} 的对话</translation>
     </message>
     <message>
+        <source>this library cannot answer whole-document questions</source>
+        <translation>此文档库无法回答整篇文档的问题</translation>
+    </message>
+    <message>
         <source>there is no room left in the context to continue this answer</source>
         <translation>上下文已没有空间继续这个回答</translation>
     </message>
@@ -728,6 +776,14 @@
     <message>
         <source>chunk size must be between 32 and 512 tokens</source>
         <translation>文本块大小必须在 32 到 512 个 token 之间</translation>
+    </message>
+    <message>
+        <source>folder deletions must be one of {0}</source>
+        <translation>文件夹中文件被删除时的处理方式必须是以下之一：{0}</translation>
+    </message>
+    <message>
+        <source>KV cache type must be one of {0}</source>
+        <translation>KV 缓存类型必须是以下之一：{0}</translation>
     </message>
     <message>
         <source>chunk overlap must be below half the chunk size</source>
@@ -1107,10 +1163,112 @@
     </message>
 </context>
 <context>
+    <name>DeletionNotice</name>
+    <message>
+        <source>Remove</source>
+        <translation>移除</translation>
+    </message>
+    <message>
+        <source>Keep</source>
+        <translation>保留</translation>
+    </message>
+    <message numerus="yes">
+        <source>%n file(s) were deleted from watched folders ({0}). Remove their documents from the library? Their answers in chats stay.</source>
+        <translation>
+            <numerusform>监视的文件夹中有 %n 个文件被删除（{0}）。要从文档库中移除它们的文档吗？对话中的答案会保留。</numerusform>
+        </translation>
+    </message>
+</context>
+<context>
     <name>ErrorReporter</name>
     <message>
         <source>Folio</source>
         <translation>Folio</translation>
+    </message>
+</context>
+<context>
+    <name>ExportController</name>
+    <message>
+        <source>Markdown (*.md)</source>
+        <translation>Markdown 文件 (*.md)</translation>
+    </message>
+    <message>
+        <source>HTML, one self-contained file (*.html)</source>
+        <translation>HTML，单个独立文件 (*.html)</translation>
+    </message>
+    <message>
+        <source>There is no saved chat to export yet: ask a question first.</source>
+        <translation>还没有可导出的已保存对话：请先提一个问题。</translation>
+    </message>
+    <message>
+        <source>Export chat</source>
+        <translation>导出对话</translation>
+    </message>
+    <message>
+        <source>There is no finished answer to export yet.</source>
+        <translation>还没有可导出的完整答案。</translation>
+    </message>
+    <message>
+        <source>Export answer</source>
+        <translation>导出答案</translation>
+    </message>
+</context>
+<context>
+    <name>FolderList</name>
+    <message>
+        <source>Watched folders</source>
+        <translation>监视的文件夹</translation>
+    </message>
+    <message>
+        <source>None yet: add a folder, or drop one here, and its new and changed files are added.</source>
+        <translation>还没有：添加一个文件夹，或把文件夹拖到这里，其中新增和更改的文件都会被加入。</translation>
+    </message>
+    <message>
+        <source>Add folder…</source>
+        <translation>添加文件夹…</translation>
+    </message>
+    <message>
+        <source>Watch a folder: its files are added and kept up to date</source>
+        <translation>监视一个文件夹：其中的文件会被加入并保持最新</translation>
+    </message>
+    <message>
+        <source>Stop watching</source>
+        <translation>停止监视</translation>
+    </message>
+    <message>
+        <source>The folder&apos;s documents stay in the library</source>
+        <translation>该文件夹的文档仍保留在文档库中</translation>
+    </message>
+    <message>
+        <source>{0} — offline, {1} documents kept</source>
+        <translation>{0} — 离线，保留 {1} 个文档</translation>
+    </message>
+    <message>
+        <source>{0} — watched, {1} documents</source>
+        <translation>{0} — 监视中，{1} 个文档</translation>
+    </message>
+    <message>
+        <source>Watch a folder</source>
+        <translation>监视文件夹</translation>
+    </message>
+</context>
+<context>
+    <name>FolderWatcher</name>
+    <message>
+        <source>Not watched: {0}</source>
+        <translation>未监视：{0}</translation>
+    </message>
+    <message numerus="yes">
+        <source>%n file(s) in watched folders could not be read; {0}: {1}</source>
+        <translation>
+            <numerusform>监视的文件夹中有 %n 个文件无法读取；{0}：{1}</numerusform>
+        </translation>
+    </message>
+    <message numerus="yes">
+        <source>%n folder(s) cannot be watched (a system limit); their changes are seen at the next start or the next change elsewhere in the folder</source>
+        <translation>
+            <numerusform>有 %n 个文件夹无法监视（系统限制）；它们的更改会在下次启动或该文件夹其他位置下次更改时被发现</numerusform>
+        </translation>
     </message>
 </context>
 <context>
@@ -1323,6 +1481,37 @@
     </message>
 </context>
 <context>
+    <name>KvCacheChoice</name>
+    <message>
+        <source>f16 (llama.cpp&apos;s default)</source>
+        <translation>f16（llama.cpp 的默认值）</translation>
+    </message>
+    <message>
+        <source>q8_0 (about half the memory)</source>
+        <translation>q8_0（约一半内存）</translation>
+    </message>
+    <message>
+        <source>Keys and values in 8 bits, with flash attention: about half the memory (the default model at 4,096 tokens: 25.5 MiB instead of 48 MiB). On a 43-question sample of the eval it answered one question fewer right (16 against 17) and its first token came later (median 9.8 s against 6.7 to 8.2 s): README, The KV cache.</source>
+        <translation>键和值以 8 位存储，并使用 flash attention：约一半内存（默认模型在 4,096 个 token 时为 25.5 MiB，而不是 48 MiB）。在评测的 43 个问题样本上，它少答对一题（16 对 17），首个 token 也更晚出现（中位数 9.8 秒，对比 6.7 至 8.2 秒）：见 README“The KV cache”。</translation>
+    </message>
+    <message>
+        <source>A server keeps its own KV cache (set it on the server).</source>
+        <translation>服务器有自己的 KV 缓存（请在服务器上设置）。</translation>
+    </message>
+    <message>
+        <source>The types llama.cpp takes are known once the model has loaded.</source>
+        <translation>模型加载后才能知道 llama.cpp 支持哪些类型。</translation>
+    </message>
+    <message>
+        <source>not known</source>
+        <translation>未知</translation>
+    </message>
+    <message>
+        <source>Now: {0}, {1} for {2} tokens. A change loads the model again.</source>
+        <translation>当前：{0}，{2} 个 token 占 {1}。更改后会重新加载模型。</translation>
+    </message>
+</context>
+<context>
     <name>LibraryModel</name>
     <message>
         <source>Name</source>
@@ -1382,6 +1571,10 @@
 <context>
     <name>LibraryPanel</name>
     <message>
+        <source>Documents in the library</source>
+        <translation>文档库中的文档</translation>
+    </message>
+    <message>
         <source>Add documents…</source>
         <translation>添加文档…</translation>
     </message>
@@ -1429,12 +1622,24 @@
         <translation>对话</translation>
     </message>
     <message>
+        <source>Library and chats</source>
+        <translation>文档库和对话</translation>
+    </message>
+    <message>
         <source>&amp;File</source>
         <translation>文件(&amp;F)</translation>
     </message>
     <message>
         <source>&amp;Add documents…</source>
         <translation>添加文档(&amp;A)…</translation>
+    </message>
+    <message>
+        <source>&amp;Export chat…</source>
+        <translation>导出对话(&amp;E)…</translation>
+    </message>
+    <message>
+        <source>Export &amp;answer…</source>
+        <translation>导出答案(&amp;A)…</translation>
     </message>
     <message>
         <source>&amp;Settings…</source>
@@ -1457,8 +1662,24 @@
         <translation>停止回答(&amp;S)</translation>
     </message>
     <message>
+        <source>Send the &amp;question</source>
+        <translation>发送问题(&amp;Q)</translation>
+    </message>
+    <message>
+        <source>&amp;Go to the question box</source>
+        <translation>转到提问框(&amp;G)</translation>
+    </message>
+    <message>
+        <source>&amp;Copy answer with sources</source>
+        <translation>复制答案及来源(&amp;C)</translation>
+    </message>
+    <message>
         <source>&amp;Help</source>
         <translation>帮助(&amp;H)</translation>
+    </message>
+    <message>
+        <source>&amp;Keyboard shortcuts</source>
+        <translation>键盘快捷键(&amp;K)</translation>
     </message>
     <message>
         <source>&amp;About Folio</source>
@@ -1467,6 +1688,14 @@
     <message>
         <source>The library was re-indexed; the old one is kept in {0}</source>
         <translation>文档库已重新索引；旧文档库保留在 {0}</translation>
+    </message>
+    <message>
+        <source>Exported to {0}</source>
+        <translation>已导出到 {0}</translation>
+    </message>
+    <message>
+        <source>Copied the answer with its sources</source>
+        <translation>已复制答案及其来源</translation>
     </message>
     <message>
         <source>{0} · ctx {1}</source>
@@ -1491,6 +1720,14 @@
 </context>
 <context>
     <name>MarkdownView</name>
+    <message>
+        <source>Answer</source>
+        <translation>答案</translation>
+    </message>
+    <message>
+        <source>Tab moves through the citations; Enter opens the cited page</source>
+        <translation>按 Tab 在引用之间移动；按 Enter 打开所引用的页面</translation>
+    </message>
     <message>
         <source>Found by Folio: the model did not cite this sentence; passage [{0}] supports it</source>
         <translation>由 Folio 找到：模型没有为这句话注明出处；段落 [{0}] 支持这句话</translation>
@@ -1568,6 +1805,38 @@
     <message>
         <source>Send</source>
         <translation>发送</translation>
+    </message>
+    <message>
+        <source>Where the answer reads: chosen from the question, a few passages, one passage of each file, or a whole document (summarised in cited points)</source>
+        <translation>答案从哪里读取：根据问题自动选择、几段文字、每个文件一段，或整篇文档（以带引用的要点总结）</translation>
+    </message>
+    <message>
+        <source>Where the answer reads</source>
+        <translation>答案读取范围</translation>
+    </message>
+    <message>
+        <source>Question</source>
+        <translation>问题</translation>
+    </message>
+    <message>
+        <source>Enter sends the question, Shift+Enter starts a new line</source>
+        <translation>按 Enter 发送问题，按 Shift+Enter 换行</translation>
+    </message>
+    <message>
+        <source>Automatic</source>
+        <translation>自动</translation>
+    </message>
+    <message>
+        <source>Passages</source>
+        <translation>段落</translation>
+    </message>
+    <message>
+        <source>Each file</source>
+        <translation>每个文件</translation>
+    </message>
+    <message>
+        <source>Whole: {0}</source>
+        <translation>整篇：{0}</translation>
     </message>
     <message>
         <source>Stop</source>
@@ -1930,6 +2199,18 @@
         <translation>没有文本层的 PDF 页面会在这台电脑上识别，每页需几秒钟。</translation>
     </message>
     <message>
+        <source>Ask before removing its document</source>
+        <translation>移除其文档前先询问</translation>
+    </message>
+    <message>
+        <source>Remove its document</source>
+        <translation>移除其文档</translation>
+    </message>
+    <message>
+        <source>Keep its document</source>
+        <translation>保留其文档</translation>
+    </message>
+    <message>
         <source>The passages found (most accurate)</source>
         <translation>找到的段落（最准确）</translation>
     </message>
@@ -1984,6 +2265,10 @@
     <message>
         <source>GPU layers</source>
         <translation>GPU 层数</translation>
+    </message>
+    <message>
+        <source>KV cache</source>
+        <translation>KV 缓存</translation>
     </message>
     <message>
         <source>Temperature</source>
@@ -2042,6 +2327,10 @@
         <translation>扫描版 PDF</translation>
     </message>
     <message>
+        <source>A file deleted from a watched folder</source>
+        <translation>监视的文件夹中有文件被删除时</translation>
+    </message>
+    <message>
         <source>The system&apos;s language</source>
         <translation>跟随系统语言</translation>
     </message>
@@ -2052,6 +2341,10 @@
     <message>
         <source>Language</source>
         <translation>语言</translation>
+    </message>
+    <message>
+        <source>Settings pages</source>
+        <translation>设置页</translation>
     </message>
     <message>
         <source>Model</source>
@@ -2107,6 +2400,57 @@
     </message>
 </context>
 <context>
+    <name>ShortcutsDialog</name>
+    <message>
+        <source>Send the question (in the question box)</source>
+        <translation>发送问题（在提问框中）</translation>
+    </message>
+    <message>
+        <source>Enter</source>
+        <translation>Enter</translation>
+    </message>
+    <message>
+        <source>New line in the question</source>
+        <translation>在问题中换行</translation>
+    </message>
+    <message>
+        <source>Shift+Enter</source>
+        <translation>Shift+Enter</translation>
+    </message>
+    <message>
+        <source>Next / previous control, citation or source</source>
+        <translation>下一个 / 上一个控件、引用或来源</translation>
+    </message>
+    <message>
+        <source>Tab / Shift+Tab</source>
+        <translation>Tab / Shift+Tab</translation>
+    </message>
+    <message>
+        <source>Open the focused citation or source</source>
+        <translation>打开当前焦点所在的引用或来源</translation>
+    </message>
+    <message>
+        <source>Press the focused button</source>
+        <translation>按下当前焦点所在的按钮</translation>
+    </message>
+    <message>
+        <source>Space</source>
+        <translation>空格</translation>
+    </message>
+    <message>
+        <source>Keyboard shortcuts</source>
+        <translation>键盘快捷键</translation>
+    </message>
+    <message>
+        <source>Action</source>
+        <translation>操作</translation>
+    </message>
+    <message>
+        <source>Keys</source>
+        <translation>按键</translation>
+    </message>
+</context>
+<context>
     <name>StartupProblemBox</name>
     <message>
         <source>Folio</source>
@@ -2154,7 +2498,42 @@ Choose another model file (GGUF).</source>
     </message>
 </context>
 <context>
+    <name>StepLine</name>
+    <message>
+        <source>Progress of a whole-document answer</source>
+        <translation>整篇文档答案的进度</translation>
+    </message>
+    <message>
+        <source>Step {0} of {1}: reading {2} of {3} of {4}…</source>
+        <translation>第 {0} 步（共 {1} 步）：正在读取 {4} 的{2}（共 {3} 页）…</translation>
+    </message>
+    <message>
+        <source>Read {0} passages of {1}, {2} of {3}, in {4} of {5} steps</source>
+        <translation>已读取 {1} 的 {0} 段，{2}（共 {3} 页），完成 {4} 步（共 {5} 步）</translation>
+    </message>
+    <message>
+        <source>Read one passage of each of {0} files</source>
+        <translation>已从 {0} 个文件中各读取一段</translation>
+    </message>
+    <message>
+        <source> (stopped)</source>
+        <translation>（已停止）</translation>
+    </message>
+    <message>
+        <source>p. {0}</source>
+        <translation>第 {0} 页</translation>
+    </message>
+    <message>
+        <source>pp. {0}–{1}</source>
+        <translation>第 {0}–{1} 页</translation>
+    </message>
+</context>
+<context>
     <name>Transcript</name>
+    <message>
+        <source>Chat</source>
+        <translation>对话</translation>
+    </message>
     <message>
         <source>&lt;h2&gt;Ask your documents&lt;/h2&gt;&lt;p&gt;Drop files (or whole folders) anywhere on this window, or use &lt;b&gt;Add documents…&lt;/b&gt; (Ctrl+O). Then ask a question below.&lt;/p&gt;&lt;p&gt;Folio reads %1 files.&lt;/p&gt;&lt;p&gt;Answers cite their sources as [1], [2]… — click one to open the page.&lt;/p&gt;</source>
         <translation>&lt;h2&gt;向你的文档提问&lt;/h2&gt;&lt;p&gt;把文件（或整个文件夹）拖到窗口任意位置，或使用&lt;b&gt;添加文档…&lt;/b&gt;（Ctrl+O），然后在下方提问。&lt;/p&gt;&lt;p&gt;Folio 可读取的文件格式：%1。&lt;/p&gt;&lt;p&gt;回答会以 [1]、[2]… 标注来源，点击即可打开对应页面。&lt;/p&gt;</translation>

@@ -60,9 +60,11 @@ def test_every_marked_string_has_a_finished_translation_and_the_ts_is_current(tm
     assert len(fresh) == len(messages(repo_ts)) > 400
 
 
-# Texts that read the same in Chinese: the app's name, sampling parameters' names, pure layout.
+# Texts that read the same in Chinese: the app's name, sampling parameters' names, key names, pure
+# layout.
 SAME_IN_CHINESE = {
     *("Folio", "Top-k", "Top-p", "Min-p"),
+    *("Enter", "Shift+Enter", "Tab / Shift+Tab"),
     *("{0} — Folio", "{0}/{1} · OCR", "{0} — {1}", "{0} / {1}"),
 }
 
