@@ -41,8 +41,14 @@ def spread(values: list[float]) -> dict[str, float]:
 def timed(argv: list[str], env: dict[str, str]) -> float:
     """Seconds from spawning `python -m app ARGV` to its exit (its output is complete then)."""
     started = time.perf_counter()
+    # run from the tree: `python -m` puts the working directory before PYTHONPATH on sys.path
     done = subprocess.run(
-        [sys.executable, "-m", "app", *argv], env=env, capture_output=True, text=True, check=False
+        [sys.executable, "-m", "app", *argv],
+        env=env,
+        cwd=env.get("PYTHONPATH") or None,
+        capture_output=True,
+        text=True,
+        check=False,
     )
     elapsed = time.perf_counter() - started
     cut_off = argv[0] == "ask" and done.returncode == 1 and '"finish_reason": "length"' in done.stdout
