@@ -2,9 +2,12 @@
 
 from __future__ import annotations
 
+import os
 import sys
 import tempfile
 import time
+from collections.abc import Iterator
+from contextlib import contextmanager
 from dataclasses import dataclass
 from pathlib import Path
 
@@ -179,13 +182,28 @@ def summary(outcome: Outcome, total_s: float) -> str:
     return f"{PREFIX} PASS · {details}"
 
 
+@contextmanager
+def _cache_in(folder: Path) -> Iterator[None]:
+    """The embedder's load cache in the self-test's temporary folder: the check leaves nothing
+    behind in the user's home (and makes and checks the cache as a first start does)."""
+    before = os.environ.get("FOLIO_CACHE_DIR")
+    os.environ["FOLIO_CACHE_DIR"] = str(folder)
+    try:
+        yield
+    finally:
+        if before is None:
+            os.environ.pop("FOLIO_CACHE_DIR", None)
+        else:
+            os.environ["FOLIO_CACHE_DIR"] = before
+
+
 def run_self_test() -> int:
     """Headless check of the installed app with its bundled models; prints one line, returns 0 or 1."""
     started = time.perf_counter()
     settings = Settings()  # the bundled defaults, whatever the user has configured
     try:
         sample = _check_installation(settings)
-        with tempfile.TemporaryDirectory(prefix="folio-self-test-") as tmp:
+        with tempfile.TemporaryDirectory(prefix="folio-self-test-") as tmp, _cache_in(Path(tmp) / "cache"):
             outcome = _exercise(settings, sample, Path(tmp) / "library")
         line, code = summary(outcome, time.perf_counter() - started), 0
     except SelfTestFailed as exc:

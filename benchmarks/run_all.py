@@ -3,7 +3,7 @@
 Usage: python benchmarks/run_all.py [--full] [--only threads,generate,latency,cli,ingest,determinism,gui,
        retrieval_scale,evidence] [--table-only]
 Retrieval at scale runs at 10k chunks here; 100k and 1M are run by hand (bench_retrieval_scale.py
---chunks 1000000 --keep DIR --ann: ~40 min to build the 1M library once, 12 GB of disk).
+--chunks 1000000 --keep DIR --ann: ~17 min to build the 1M library once, 12.7 GB of disk).
 --full runs more rounds and longer prompts (about 45 minutes on 2 cores). Each script writes
 benchmarks/results/NAME.json and NAME.env.json; the table is also written to results/table.md.
 Never run by `make test`.
