@@ -211,7 +211,12 @@ def main(argv: Sequence[str] | None = None) -> int:
     results: dict[str, Any] = {
         "files": [str(p) for p in pdfs],
         "cpu_count": os.cpu_count(),
-        "precisions": {p: resolve_precision(p.rsplit("/", 1)[1]) for p in precisions},
+        "precisions": {  # what each variant computes in (an engine with no precisions: its own)
+            p: "numpy fp32"
+            if engine_spec(paths.models_dir() / p.rsplit("/", 1)[0]) is not None
+            else resolve_precision(p.rsplit("/", 1)[1])
+            for p in precisions
+        },
     }
     parse_started = time.perf_counter()
     text_only = ReadOptions(ocr=False)

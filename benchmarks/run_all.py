@@ -298,6 +298,12 @@ def scale_rows() -> list[tuple[str, str, str]]:
         size, *variant = path.stem.removeprefix("retrieval_scale_").split("_")
         if variant and variant[0].startswith("embed"):
             size += f", {variant[0].removeprefix('embed')} embed thread(s)"
+        elif variant:  # a named run: kwall = the exact keyword ranking (--keyword-budget 0), ...
+            size += f", run {'_'.join(variant)}"
+        env_path = path.with_name(f"{path.stem}.env.json")
+        if env_path.exists():
+            taken = json.loads(env_path.read_text(encoding="utf-8")).get("taken_at", "")
+            size += f", {taken[:16].replace('T', ' ')}" if taken else ""
         layout = scale.get("index_layout", {})
         kind = layout.get("kind", "?") + (
             f" nlist={layout['nlist']} nprobe={layout['nprobe']}" if layout.get("nlist") else ""
