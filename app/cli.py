@@ -293,7 +293,7 @@ def cmd_verify(args: argparse.Namespace, folio: Folio, out: TextIO) -> int:
 
 
 def cmd_export_chat(args: argparse.Namespace, folio: Folio, out: TextIO) -> int:
-    text = folio.export_chat(args.chat_id, args.format)
+    text = folio.export_chat(args.chat_id, args.format, translate)
     if args.out is None:
         if args.json:
             _emit(out, {"chat_id": args.chat_id, "format": args.format, "text": text})

@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-from collections.abc import Iterator, Sequence
+from collections.abc import Callable, Iterator, Sequence
 from pathlib import Path
 from typing import TYPE_CHECKING, Any, Protocol
 
@@ -155,7 +155,9 @@ class FolioApi(Protocol):
 
     def delete_chat(self, chat_id: int) -> None: ...
 
-    def export_chat(self, chat_id: int, fmt: str = "md") -> str: ...
+    def export_chat(
+        self, chat_id: int, fmt: str = "md", translate: Callable[[str, str], str] | None = None
+    ) -> str: ...
 
     def documents(self) -> list[DocumentInfo]: ...
 

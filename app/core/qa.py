@@ -361,13 +361,19 @@ class Folio:
                 answers.append(Answer.from_stored(question, message, asked_at))
         return answers
 
-    def export_chat(self, chat_id: int, fmt: str = "md") -> str:
+    def export_chat(
+        self, chat_id: int, fmt: str = "md", translate: Callable[[str, str], str] | None = None
+    ) -> str:
         """The chat as Markdown ("md") or one self-contained HTML file ("html"): every answer with
-        its question's date, model, verdict and sources (answering/export.py)."""
+        its question's date, model, verdict and sources (answering/export.py); its words through
+        `translate` (the front end's language; English without one)."""
         from app.core.answering.export import check_format, render_chat
+        from app.core.answering.export_rows import as_written
 
         fmt = check_format(fmt)
-        return render_chat(self.conversations.title(chat_id), self.chat(chat_id), fmt)
+        return render_chat(
+            self.conversations.title(chat_id), self.chat(chat_id), fmt, translate or as_written
+        )
 
     def new_chat(self, title: str = "") -> int:
         return self.conversations.create(title)

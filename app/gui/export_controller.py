@@ -5,7 +5,7 @@ from __future__ import annotations
 from collections.abc import Callable
 from pathlib import Path
 
-from PySide6.QtCore import QObject, Signal
+from PySide6.QtCore import QCoreApplication, QObject, Signal
 from PySide6.QtGui import QGuiApplication
 from PySide6.QtWidgets import QFileDialog, QWidget
 
@@ -89,7 +89,8 @@ class ExportController(QObject):
 
         def run(_ctx: TaskContext) -> Path:
             return write_export(
-                path.with_suffix(path.suffix or SUFFIXES[fmt]), folio.export_chat(chat_id, fmt)
+                path.with_suffix(path.suffix or SUFFIXES[fmt]),
+                folio.export_chat(chat_id, fmt, QCoreApplication.translate),
             )
 
         self.app.runner.submit(
@@ -117,7 +118,7 @@ class ExportController(QObject):
         final = state.final
         if final is None:
             return
-        text = render_answer(final, fmt)
+        text = render_answer(final, fmt, QCoreApplication.translate)
         self.app.runner.submit(
             Resource.CHATS,
             lambda _ctx: write_export(path.with_suffix(path.suffix or SUFFIXES[fmt]), text),
@@ -131,5 +132,5 @@ class ExportController(QObject):
         state = state or self.current_answer()
         if state is None or state.final is None:
             return
-        QGuiApplication.clipboard().setText(render_answer(state.final, "md"))
+        QGuiApplication.clipboard().setText(render_answer(state.final, "md", QCoreApplication.translate))
         self.copied.emit()

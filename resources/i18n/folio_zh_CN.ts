@@ -1187,6 +1187,97 @@
     </message>
 </context>
 <context>
+    <name>Export</name>
+    <message>
+        <source>Asked {0}</source>
+        <translation>提问于 {0}</translation>
+    </message>
+    <message>
+        <source>model {0}</source>
+        <translation>模型 {0}</translation>
+    </message>
+    <message>
+        <source>(no question)</source>
+        <translation>（无问题）</translation>
+    </message>
+    <message>
+        <source>(no answer text)</source>
+        <translation>（无答案文本）</translation>
+    </message>
+    <message>
+        <source>Verdict:</source>
+        <translation>结论：</translation>
+    </message>
+    <message>
+        <source>(found by Folio)</source>
+        <translation>（由 Folio 找到）</translation>
+    </message>
+    <message>
+        <source>excerpt: </source>
+        <translation>摘录：</translation>
+    </message>
+    <message>
+        <source>Sources</source>
+        <translation>来源</translation>
+    </message>
+    <message>
+        <source>No sources cited.</source>
+        <translation>未引用来源。</translation>
+    </message>
+    <message>
+        <source>Folio answer</source>
+        <translation>Folio 答案</translation>
+    </message>
+    <message>
+        <source>Untitled chat</source>
+        <translation>未命名对话</translation>
+    </message>
+    <message>
+        <source>This chat has no answers.</source>
+        <translation>此对话没有答案。</translation>
+    </message>
+    <message>
+        <source>Answered from your documents</source>
+        <translation>已根据你的文档作答</translation>
+    </message>
+    <message>
+        <source>Partly answered: some statements are not supported by your documents</source>
+        <translation>部分作答：有些陈述没有你的文档依据</translation>
+    </message>
+    <message>
+        <source>Not answered: nothing here is both in your documents and about your question</source>
+        <translation>未能作答：没有内容既出自你的文档又切合你的问题</translation>
+    </message>
+    <message>
+        <source>Your documents do not answer this question</source>
+        <translation>你的文档中没有这个问题的答案</translation>
+    </message>
+    <message>
+        <source>Cut off: this answer reached the maximum answer length; it is incomplete.</source>
+        <translation>已截断：此答案达到了最大长度，内容不完整。</translation>
+    </message>
+    <message>
+        <source>Stopped: this answer was cancelled; it is incomplete.</source>
+        <translation>已停止：此答案已被取消，内容不完整。</translation>
+    </message>
+    <message>
+        <source>Failed: this answer did not finish; it is incomplete.</source>
+        <translation>失败：此答案未能完成，内容不完整。</translation>
+    </message>
+    <message>
+        <source>pp. {0}–{1}</source>
+        <translation>第 {0}–{1} 页</translation>
+    </message>
+    <message>
+        <source>p. {0}</source>
+        <translation>第 {0} 页</translation>
+    </message>
+    <message>
+        <source>{0} of {1} statements are supported by your documents</source>
+        <translation>{1} 条陈述中有 {0} 条有文档依据</translation>
+    </message>
+</context>
+<context>
     <name>ExportController</name>
     <message>
         <source>Markdown (*.md)</source>

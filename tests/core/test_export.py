@@ -180,3 +180,24 @@ def test_unknown_formats_and_chats_are_refused(folio: Folio) -> None:
         folio.export_chat(99, "md")
     chat_id = folio.new_chat("empty")
     assert "This chat has no answers." in folio.export_chat(chat_id, "html")
+
+
+def test_an_export_in_chinese_names_the_same_pages_in_chinese_words() -> None:
+    """The window and the CLI pass their language's translate: the labels, the verdict, the place
+    and the incomplete mark come out in Chinese (from the repo's .ts), the answer's words as they are."""
+    from app.core.ui_text import catalog
+
+    chinese = catalog("zh_CN")
+
+    def translate(context: str, source: str) -> str:
+        return chinese.get((context, source)) or source
+
+    citation = Citation(1, 7, "solar guide.pdf", "/docs/solar guide.pdf", 2, 3, 0, 13, "The inverter.")
+    answer = _answer("Restart it [1].", [citation], finish_reason="length", verdict="answered")
+    for fmt in ("md", "html"):
+        text = render_answer(answer, fmt, translate)
+        assert "第 2–3 页" in text and "来源" in text and "结论：" in text and "已截断" in text
+        assert "Restart it" in text  # the answer itself is not translated
+        for english in ("Sources", "Verdict", "pp. 2", "Cut off", "Answered from your documents"):
+            assert english not in text, (fmt, english)
+    assert "pp. 2–3" in render_answer(answer, "md")  # without a translate: English, as before

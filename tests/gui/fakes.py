@@ -191,13 +191,16 @@ class FakeFolio:
     def delete_chat(self, chat_id: int) -> None:
         pass
 
-    def export_chat(self, chat_id: int, fmt: str = "md") -> str:
+    def export_chat(
+        self, chat_id: int, fmt: str = "md", translate: Callable[[str, str], str] | None = None
+    ) -> str:
         """The real renderer over this fake's chat; the request is recorded."""
         from app.core.answering.export import render_chat
+        from app.core.answering.export_rows import as_written
 
         self.exported.append((chat_id, fmt))
         self.exported_on_gui_thread.append(threading.current_thread() is threading.main_thread())
-        return render_chat(f"chat {chat_id}", self.chat(chat_id), fmt)
+        return render_chat(f"chat {chat_id}", self.chat(chat_id), fmt, translate or as_written)
 
     def page_layer(self, path: str, page: int) -> PageLayerInfo | None:
         return None  # no OCR'd pages or sections in the fake library

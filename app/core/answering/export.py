@@ -6,6 +6,7 @@ from collections.abc import Sequence
 
 from app.core.answering.export_html import answer_html, chat_html
 from app.core.answering.export_md import answer_markdown, chat_markdown
+from app.core.answering.export_rows import Translate, as_written
 from app.core.answering.types import Answer
 from app.core.errors import UsageError
 
@@ -22,9 +23,15 @@ def check_format(fmt: str) -> str:
     return name
 
 
-def render_answer(answer: Answer, fmt: str) -> str:
-    return answer_markdown(answer) if check_format(fmt) == "md" else answer_html(answer)
+def render_answer(answer: Answer, fmt: str, translate: Translate = as_written) -> str:
+    """One answer in `fmt`; its words through `translate` (the interface's language)."""
+    if check_format(fmt) == "md":
+        return answer_markdown(answer, translate)
+    return answer_html(answer, translate)
 
 
-def render_chat(title: str, answers: Sequence[Answer], fmt: str) -> str:
-    return chat_markdown(title, answers) if check_format(fmt) == "md" else chat_html(title, answers)
+def render_chat(title: str, answers: Sequence[Answer], fmt: str, translate: Translate = as_written) -> str:
+    """A whole chat in `fmt`; its words through `translate` (the interface's language)."""
+    if check_format(fmt) == "md":
+        return chat_markdown(title, answers, translate)
+    return chat_html(title, answers, translate)

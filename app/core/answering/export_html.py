@@ -6,7 +6,7 @@ import html
 import re
 from collections.abc import Sequence
 
-from app.core.answering.export_rows import ExportedAnswer, exported
+from app.core.answering.export_rows import ExportedAnswer, Translate, as_written, exported
 from app.core.answering.types import Answer
 
 STYLE = """
@@ -80,30 +80,38 @@ def markdown_html(markdown: str) -> str:
     return "\n".join(out)
 
 
-def _answer_html(answer: ExportedAnswer) -> str:
+def _answer_html(answer: ExportedAnswer, translate: Translate) -> str:
     e = html.escape
-    facts = [f"Asked {e(answer.asked_at)}" if answer.asked_at else "", f"model {e(answer.model)}"]
+    facts = [
+        e(translate("Export", "Asked {0}").format(answer.asked_at)) if answer.asked_at else "",
+        e(translate("Export", "model {0}").format(answer.model)),
+    ]
+    question = e(answer.question) or e(translate("Export", "(no question)"))
     parts = [
-        f'<section class="answer"><h2>{e(answer.question) or "(no question)"}</h2>',
+        f'<section class="answer"><h2>{question}</h2>',
         f'<p class="facts">{" · ".join(fact for fact in facts if fact)}</p>',
     ]
     if answer.incomplete:
         parts.append(f'<p class="incomplete"><strong>{e(answer.incomplete)}</strong></p>')
-    parts.append(markdown_html(answer.text.strip()) or "<p><em>(no answer text)</em></p>")
+    no_text = e(translate("Export", "(no answer text)"))
+    parts.append(markdown_html(answer.text.strip()) or f"<p><em>{no_text}</em></p>")
     if answer.verdict:
-        parts.append(f'<p class="verdict">Verdict: {e(answer.verdict)}</p>')
+        verdict = e(translate("Export", "Verdict:"))
+        parts.append(f'<p class="verdict">{verdict} {e(answer.verdict)}</p>')
     if answer.sources:
         rows = []
         for row in answer.sources:
-            found = " (found by Folio)" if row.found_by_folio else ""
-            label = "" if row.bound else "excerpt: "
+            found = " " + e(translate("Export", "(found by Folio)")) if row.found_by_folio else ""
+            label = "" if row.bound else e(translate("Export", "excerpt: "))
             rows.append(
                 f'<li><span class="where">[{row.n}] {e(row.document)}, {e(row.place)}</span>{found}'
                 f' — <span class="sentence">{label}“{e(row.sentence)}”</span></li>'
             )
-        parts.append('<h3>Sources</h3><ul class="sources">' + "".join(rows) + "</ul>")
+        sources = e(translate("Export", "Sources"))
+        parts.append(f'<h3>{sources}</h3><ul class="sources">' + "".join(rows) + "</ul>")
     else:
-        parts.append("<p><em>No sources cited.</em></p>")
+        none_cited = e(translate("Export", "No sources cited."))
+        parts.append(f"<p><em>{none_cited}</em></p>")
     parts.append("</section>")
     return "\n".join(parts)
 
@@ -115,13 +123,15 @@ def _page(title: str, body: str) -> str:
     )
 
 
-def answer_html(answer: Answer) -> str:
-    return _page(answer.question or "Folio answer", _answer_html(exported(answer)))
+def answer_html(answer: Answer, translate: Translate = as_written) -> str:
+    title = answer.question or translate("Export", "Folio answer")
+    return _page(title, _answer_html(exported(answer, translate), translate))
 
 
-def chat_html(title: str, answers: Sequence[Answer]) -> str:
-    heading = title or "Untitled chat"
-    body = [f"<h1>{html.escape(heading)}</h1>", *(_answer_html(exported(a)) for a in answers)]
+def chat_html(title: str, answers: Sequence[Answer], translate: Translate = as_written) -> str:
+    heading = title or translate("Export", "Untitled chat")
+    sections = [_answer_html(exported(answer, translate), translate) for answer in answers]
+    body = [f"<h1>{html.escape(heading)}</h1>", *sections]
     if not answers:
-        body.append("<p><em>This chat has no answers.</em></p>")
+        body.append("<p><em>" + html.escape(translate("Export", "This chat has no answers.")) + "</em></p>")
     return _page(heading, "\n".join(body))

@@ -2,27 +2,44 @@
 
 from __future__ import annotations
 
+from collections.abc import Callable
 from dataclasses import dataclass
 from datetime import UTC, datetime
 from urllib.parse import urlsplit
 
 from app.core.answering.types import Answer
+from app.core.messages import QT_TRANSLATE_NOOP
 from app.core.passage import Citation
 
 EXCERPT_CHARS = 300  # a cited passage no sentence check points into: its start, this long
 
+# An export's words go through the caller's `translate` (the window's Qt translator, the CLI's
+# language); as written without one.
+Translate = Callable[[str, str], str]
+CONTEXT = "Export"
 VERDICT_TEXT = {
-    "answered": "Answered from your documents",
-    "partly": "Partly answered: some statements are not supported by your documents",
-    "not_answered": "Not answered: nothing here is both in your documents and about your question",
-    "not_in_documents": "Your documents do not answer this question",
+    "answered": QT_TRANSLATE_NOOP("Export", "Answered from your documents"),
+    "partly": QT_TRANSLATE_NOOP(
+        "Export", "Partly answered: some statements are not supported by your documents"
+    ),
+    "not_answered": QT_TRANSLATE_NOOP(
+        "Export", "Not answered: nothing here is both in your documents and about your question"
+    ),
+    "not_in_documents": QT_TRANSLATE_NOOP("Export", "Your documents do not answer this question"),
 }
 # every finish reason but "stop" marks the answer incomplete (ARCHITECTURE.md §1)
 INCOMPLETE_TEXT = {
-    "length": "Cut off: this answer reached the maximum answer length; it is incomplete.",
-    "cancelled": "Stopped: this answer was cancelled; it is incomplete.",
-    "error": "Failed: this answer did not finish; it is incomplete.",
+    "length": QT_TRANSLATE_NOOP(
+        "Export", "Cut off: this answer reached the maximum answer length; it is incomplete."
+    ),
+    "cancelled": QT_TRANSLATE_NOOP("Export", "Stopped: this answer was cancelled; it is incomplete."),
+    "error": QT_TRANSLATE_NOOP("Export", "Failed: this answer did not finish; it is incomplete."),
 }
+
+
+def as_written(_context: str, text: str) -> str:
+    """No translation: the export in English."""
+    return text
 
 
 @dataclass(frozen=True)
@@ -64,12 +81,12 @@ def bound_sentence(answer: Answer, citation: Citation) -> str:
     return ""
 
 
-def citation_place(citation: Citation) -> str:
+def citation_place(citation: Citation, translate: Translate = as_written) -> str:
     if citation.section:
         return citation.section
     if citation.page_end > citation.page:
-        return f"pp. {citation.page}–{citation.page_end}"
-    return f"p. {citation.page}"
+        return translate("Export", "pp. {0}–{1}").format(citation.page, citation.page_end)
+    return translate("Export", "p. {0}").format(citation.page)
 
 
 def _excerpt(text: str) -> str:
@@ -99,16 +116,21 @@ def _model_name(answer: Answer) -> str:
     return f"{name} (server {server})"
 
 
-def _verdict(answer: Answer) -> str:
+def _verdict(answer: Answer, translate: Translate) -> str:
     supported, judged = answer.support_counts()
-    count = f"{supported} of {judged} statements are supported by your documents" if judged else ""
+    count = (
+        translate("Export", "{0} of {1} statements are supported by your documents").format(supported, judged)
+        if judged
+        else ""
+    )
     words = VERDICT_TEXT.get(answer.verdict or "", "")
+    words = translate(CONTEXT, words) if words else ""
     if answer.verdict in ("answered", "partly") and count:
         return f"{words} · {count}"
     return words or count
 
 
-def exported(answer: Answer) -> ExportedAnswer:
+def exported(answer: Answer, translate: Translate = as_written) -> ExportedAnswer:
     rows = []
     for citation in sorted(answer.citations, key=lambda c: c.n):
         bound = bound_sentence(answer, citation)
@@ -116,21 +138,23 @@ def exported(answer: Answer) -> ExportedAnswer:
             SourceRow(
                 n=citation.n,
                 document=citation.document,
-                place=citation_place(citation),
+                place=citation_place(citation, translate),
                 sentence=bound or _excerpt(citation.text),
                 bound=bool(bound),
                 found_by_folio=citation.source == "matched",
             )
         )
     incomplete = (
-        "" if answer.complete else INCOMPLETE_TEXT.get(answer.finish_reason, INCOMPLETE_TEXT["error"])
+        ""
+        if answer.complete
+        else translate(CONTEXT, INCOMPLETE_TEXT.get(answer.finish_reason, INCOMPLETE_TEXT["error"]))
     )
     return ExportedAnswer(
         question=answer.question,
         text=answer.answer,
         asked_at=_when(answer.asked_at),
         model=_model_name(answer),
-        verdict=_verdict(answer),
+        verdict=_verdict(answer, translate),
         incomplete=incomplete,
         sources=rows,
     )
