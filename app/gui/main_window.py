@@ -265,9 +265,9 @@ class MainWindow(QMainWindow):
         self.update_tab_order()
 
     def update_tab_order(self) -> None:
-        """Tab as a reader goes: the question box, Send/Stop, the answers (their citations and
-        sources), then the left side (its tabs, the chats or the library)."""
-        front = [self.question.edit, self.question.thinking, self.question.send]
+        """Tab as a reader goes: the question box, Thinking, where the answer reads, Send/Stop, the
+        answers (their citations and sources), then the left side (its tabs, the chats or the library)."""
+        front = [self.question.edit, self.question.thinking, self.question.scope, self.question.send]
         set_tab_order([*front, *self.transcript.focus_order(), self.tabs.tabBar()], self)
 
     def _flash(self, message: str) -> None:

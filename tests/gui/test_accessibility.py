@@ -69,6 +69,10 @@ def test_tab_goes_question_send_answer_sources_then_the_side_and_every_stop_has_
     expected_first = [window.question.edit, window.question.send, view.body, view.sources, view.copy_button]
     assert [w for w in stops if w in expected_first] == expected_first
     position = {id(w): i for i, w in enumerate(stops)}
+    # where the answer reads (the scope menu) comes between the question and Send
+    assert position[id(window.question.edit)] < position[id(window.question.scope)]
+    assert position[id(window.question.scope)] < position[id(window.question.send)]
+    assert window.question.scope.accessibleName() == "Where the answer reads"  # Qt reads a combo box its item
     assert position[id(view.copy_button)] < position[id(window.tabs.tabBar())]
     assert position[id(window.tabs.tabBar())] < position[id(window.library.table)]
     # the names a screen reader reads for what has no text label of its own
