@@ -54,6 +54,11 @@ def parse_args(argv: Sequence[str] | None = None) -> argparse.Namespace:
     parser.add_argument("--lang", choices=("zh", "en"), help="only this language's questions")
     parser.add_argument("--limit", type=int, help="only the first N questions of each language")
     parser.add_argument("--ids", help="only these question ids, comma-separated")
+    parser.add_argument(
+        "--half",
+        choices=("calibration", "held_out"),
+        help="only this half of the set (benchmarks/eval/split.json; fit on calibration, quote held_out)",
+    )
     parser.add_argument("--retrieval-only", action="store_true", help="skip the answers")
     parser.add_argument("--no-chats", action="store_true", help="skip the chat scenarios (eval/chats.json)")
     parser.add_argument("--chats-only", action="store_true", help="only the chat scenarios (no question set)")
@@ -113,6 +118,8 @@ def select(questions: QuestionSet, args: argparse.Namespace) -> list[Question]:
         chosen = [q for q in chosen if q.id in wanted]
     if args.lang:
         chosen = [q for q in chosen if q.lang == args.lang]
+    if args.half:
+        chosen = [q for q in chosen if q.half == args.half]
     if args.limit is not None:
         chosen = [q for lang in ("en", "zh") for q in [c for c in chosen if c.lang == lang][: args.limit]]
     return chosen
@@ -203,7 +210,7 @@ def main(argv: Sequence[str] | None = None) -> int:
                 [] if args.retrieval_only or args.chats_only else run_answers(folio, chosen, args.max_tokens)
             )
             chats = []
-            whole = not any((args.lang, args.limit, args.ids))
+            whole = not any((args.lang, args.limit, args.ids, args.half))
             if args.chats_only or (whole and not args.retrieval_only and not args.no_chats):
                 from app.core.answering.types import AskOptions
                 from benchmarks.evaluation.chats import run_chats
@@ -237,7 +244,7 @@ def main(argv: Sequence[str] | None = None) -> int:
             f"\nChat scenarios: {summary['ok']} of {summary['turns']} turns right (history as expected "
             f"{summary['history_right']}, answer in the question's language {summary['language_right']})"
         )
-    selection = {"lang": args.lang, "limit": args.limit, "ids": args.ids}
+    selection = {"lang": args.lang, "limit": args.limit, "ids": args.ids, "half": args.half}
     document = {
         "date": datetime.now(UTC).isoformat(timespec="seconds"),
         "model": None if args.retrieval_only else str(model),

@@ -12,6 +12,8 @@ from app.core.normalize import normalize_text
 
 REPO = Path(__file__).resolve().parents[2]
 QUESTIONS_FILE = REPO / "benchmarks" / "eval" / "questions.json"
+SPLIT_FILE = REPO / "benchmarks" / "eval" / "split.json"
+HALVES = ("calibration", "held_out")
 LANGS = ("en", "zh")
 # A cross-language question asks in one language about a document in the other; its rows are apart.
 CROSS_DIRECTIONS = ("en→zh", "zh→en")
@@ -50,6 +52,7 @@ class Question:
     lure: tuple[str, tuple[int, ...]] | None = None  # copy trap: the page sharing the question's words
     about: str | None = None  # unanswerable: the document whose topic it is on
     cross: bool = False  # asked in `lang` about a document in the other language
+    half: str = "held_out"  # "calibration" (thresholds, weights and prompts are fitted on it) or "held_out"
 
     @property
     def answerable(self) -> bool:
@@ -102,10 +105,25 @@ def resolve_path(path: str, repo: Path = REPO) -> Path:
     return repo.parent / "shared" / rest
 
 
+def question_halves(path: Path = SPLIT_FILE) -> tuple[frozenset[str], tuple[str, ...]]:
+    """The ids of the calibration half, and the id prefixes that are held out (split.json)."""
+    data = json.loads(path.read_text(encoding="utf-8"))
+    return frozenset(data["calibration"]), tuple(data["held_out_prefixes"])
+
+
+def half_of(question_id: str, calibration: frozenset[str], held_out_prefixes: Sequence[str]) -> str:
+    """ "calibration" for an id listed there; every other id is held out (new ids too)."""
+    if question_id in calibration and not question_id.startswith(tuple(held_out_prefixes)):
+        return "calibration"
+    return "held_out"
+
+
 def load_questions(path: Path = QUESTIONS_FILE) -> QuestionSet:
     """Read and check the shape of the question set; a malformed entry raises ValueError naming it."""
     data = json.loads(path.read_text(encoding="utf-8"))
     repo = path.parents[2]
+    split = path.parent / SPLIT_FILE.name
+    calibration, prefixes = question_halves(split) if split.is_file() else (frozenset(), ())
     documents = tuple(
         EvalDocument(d["path"], d["lang"], resolve_path(d["path"], repo), d.get("source", ""))
         for d in data["documents"]
@@ -128,6 +146,7 @@ def load_questions(path: Path = QUESTIONS_FILE) -> QuestionSet:
             lure=(raw["lure"]["document"], tuple(raw["lure"]["pages"])) if "lure" in raw else None,
             about=raw.get("about"),
             cross=bool(raw.get("cross", False)),
+            half=half_of(raw["id"], calibration, prefixes),
         )
         _check_shape(question)
         _check_language(question, documents)
