@@ -168,6 +168,7 @@ def run_answers(folio: Folio, questions: Sequence[Question], max_tokens: int) ->
     for question in questions:
         answer = folio.ask(question.question, options)
         record = scoring.score_answer(question, answer.to_json())
+        record.extra["judged"] = scoring.judge_inputs(answer)  # what the judge saw (calibrate_judge.py)
         records.append(record)
         print(report.answer_line(record), flush=True)
     return records
@@ -226,6 +227,11 @@ def main(argv: Sequence[str] | None = None) -> int:
         print(f"{baseline[1]}; after = this run\n")
     print(report.table(retrieval_summary, report.RETRIEVAL_COLUMNS, baseline[0] if baseline else None))
     split = {"retrieval": report.split_summaries(retrieval, questions, scoring.summarize_retrieval)}
+    halves_text, halves = report.half_tables(
+        retrieval, questions, scoring.summarize_retrieval, scoring.by_language, report.RETRIEVAL_COLUMNS
+    )
+    split["retrieval_halves"] = halves
+    print(halves_text)
     print("\n### Retrieval by source of the document, and traps\n")
     print(report.table(split["retrieval"], report.RETRIEVAL_COLUMNS))
     answer_summary: dict[str, Any] = {}
@@ -235,6 +241,11 @@ def main(argv: Sequence[str] | None = None) -> int:
         print(f"\n## Answers ({model.name}, max {args.max_tokens} tokens, greedy, seed {SEED}, {budget})\n")
         print(report.table(answer_summary, report.ANSWER_COLUMNS))
         split["answers"] = report.split_summaries(answers, questions, scoring.summarize_answers)
+        halves_text, halves = report.half_tables(
+            answers, questions, scoring.summarize_answers, scoring.by_language, report.ANSWER_COLUMNS
+        )
+        split["answer_halves"] = halves
+        print(halves_text)
         print("\n### Answers by source of the document (generated, real), and traps\n")
         print(report.table(split["answers"], report.ANSWER_COLUMNS))
 

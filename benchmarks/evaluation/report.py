@@ -26,6 +26,11 @@ ANSWER_COLUMNS = (
     ("false_refusals", "false refusals"),
     ("said_answered", 'said "answered"'),
     ("answered_right", 'right when "answered"'),
+    ("answered_coverage", 'right answers called "answered"'),
+    ("right_answers", "right answers"),
+    ("unanswerable_held_back", "unanswerable held back"),
+    ("denied_with_evidence", '"do not answer" with the answer found'),
+    ("contents_found", "contents lines found"),
     ("not_in_documents_right", 'right when "not in documents"'),
     ("complete", "complete"),
     ("without_passages", "no passage in prompt"),
@@ -110,6 +115,27 @@ def table(
         cells = [_cell(summary.get(key), before.get(key)) for key, _ in columns]
         rows.append(f"| {LANG_NAMES.get(lang, lang)} | {summary.get('n', 0)} | " + " | ".join(cells) + " |")
     return "\n".join(rows)
+
+
+def half_tables(
+    records: Sequence[Any],
+    questions: QuestionSet,
+    summarize: Callable[[Sequence[Any]], dict[str, Any]],
+    by_language: Callable[[Sequence[Any], Any], dict[str, dict[str, Any]]],
+    columns: Sequence[tuple[str, str]],
+) -> tuple[str, dict[str, dict[str, dict[str, Any]]]]:
+    """One table per half of the set (split.json: calibration, held out), per language and
+    cross-language, and the summaries behind them."""
+    half = {q.id: q.half for q in questions.questions}
+    texts, summaries = [], {}
+    for name in ("calibration", "held_out"):
+        mine = [r for r in records if half.get(r.id) == name]
+        if not mine:
+            continue
+        summaries[name] = by_language(mine, summarize)
+        title = "held-out half" if name == "held_out" else "calibration half"
+        texts.append(f"\n### The {title} ({len(mine)} questions)\n\n" + table(summaries[name], columns))
+    return "\n".join(texts), summaries
 
 
 TRAP_ROWS = (("copy-trap", "copy traps"), ("wrong-binding", "wrong-binding traps"))

@@ -8,6 +8,7 @@ from dataclasses import asdict, dataclass, field
 from typing import Any
 
 from app.core.answering.refusal import is_refusal
+from app.core.contents import is_contents_line
 from benchmarks.evaluation.dataset import CROSS_DIRECTIONS, LANGS, Question, answer_matches, wrong_matches
 
 RECALL_KS = (5, 10)
@@ -177,8 +178,19 @@ def score_answer(question: Question, data: dict[str, Any]) -> AnswerRecord:
             "passages_dropped": len(budget.get("passages_dropped") or []),
             "verdict": data.get("verdict"),
             "wrong_figure": wrong,
+            "denied_with_evidence": denied_with_evidence(question, text, data.get("located") or []),
+            "contents_found": sum(1 for f in data.get("located") or [] if is_contents_line(f["sentence"])),
         },
     )
+
+
+def denied_with_evidence(question: Question, text: str, located: Sequence[dict[str, Any]]) -> bool:
+    """Whether the answer says the documents do not answer the question (a refusal, or Folio's note
+    appended to it) while the sentences Folio found for it hold the answer (they match its patterns)."""
+    if not question.answerable or not is_refusal(text) or not located:
+        return False
+    found = " ".join(str(f.get("sentence", "")) for f in located)
+    return answer_matches(question.answers, found)
 
 
 def _mean(values: Iterable[float]) -> float | None:
@@ -213,16 +225,39 @@ def summarize_answers(records: Sequence[AnswerRecord]) -> dict[str, Any]:
 
 
 def verdict_figures(records: Sequence[AnswerRecord]) -> dict[str, Any]:
-    """How often Folio said "answered from your documents", and how often it was right when it did
-    (a refusal-worthy question that it called answered counts as wrong)."""
+    """The verdict's two numbers: how often "answered from your documents" is right (precision; a
+    question no document answers that it called answered counts as wrong) and how often a right
+    answer is called answered (coverage); how often an unanswerable question is held back (refused,
+    or not called answered); and how often Folio told the user that the documents do not answer
+    while the sentences it had found held the answer."""
     said = [r for r in records if r.extra.get("verdict") == "answered"]
     judged = [r for r in records if r.extra.get("verdict") is not None]
+    right = [r for r in records if r.correct and r.answerable]
+    unanswerable = [r for r in records if not r.answerable]
     return {
         "said_answered": len(said) / len(judged) if judged else None,
         "answered_right": _mean(1.0 if r.correct and r.answerable else 0.0 for r in said),
+        "answered_coverage": _mean(1.0 if r.extra.get("verdict") == "answered" else 0.0 for r in right),
+        "right_answers": len(right),
+        "unanswerable_held_back": _mean(
+            0.0 if r.extra.get("verdict") == "answered" and not r.refusal else 1.0 for r in unanswerable
+        ),
+        "denied_with_evidence": sum(1 for r in records if r.extra.get("denied_with_evidence")),
+        "contents_found": sum(int(r.extra.get("contents_found") or 0) for r in records),
         "not_in_documents_right": _mean(
             0.0 if r.answerable else 1.0 for r in records if r.extra.get("verdict") == "not_in_documents"
         ),
+    }
+
+
+def judge_inputs(answer: Any) -> dict[str, Any]:
+    """What the answer check saw, kept with the record so the judge can be run again without the
+    model (benchmarks/calibrate_judge.py): the passages in prompt order and the located sentences."""
+    return {
+        "passages": [asdict(hit) for hit in answer.passages],
+        "located": [found.to_json() for found in answer.located],
+        "grounded": answer.grounded,
+        "gate_score": answer.gate_score,
     }
 
 
