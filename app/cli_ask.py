@@ -23,9 +23,11 @@ from app.core.api import (
     FolioError,
     Progress,
     UsageError,
+    count_words,
     error_message,
     message_text,
     translate,
+    verdict_words,
 )
 
 if TYPE_CHECKING:  # the answer types load when an answer is asked for, not for `folio search`
@@ -170,30 +172,19 @@ def progress_line(event: Progress) -> str:
     )
 
 
-VERDICT_LINES = {
-    "answered": QT_TRANSLATE_NOOP("Cli", "Answered from your documents."),
-    "partly": QT_TRANSLATE_NOOP("Cli", "Partly answered from your documents: check the statements below."),
-    "not_answered": QT_TRANSLATE_NOOP(
-        "Cli", "Not answered: nothing here is both in your documents and about the question."
-    ),
-    "not_in_documents": QT_TRANSLATE_NOOP("Cli", "Your documents do not answer this question."),
-}
-
-
 def _print_plain_tail(answer: Answer, out: TextIO, err: TextIO) -> None:
     out.write("\n")
     if answer.finish_reason in MARKS:
         out.write(translate("Cli", MARKS[answer.finish_reason]) + "\n")
     if answer.error:
         err.write(_error_line(message_text(answer.error, translate)))
-    verdict = translate("Cli", VERDICT_LINES.get(answer.verdict or "", ""))
+    verdict = verdict_words(answer.verdict, translate)
     if verdict:
-        out.write(f"\n{verdict}\n")
+        out.write(f"\n{verdict}.\n")
     if answer.support_rate is not None:
         supported, judged = answer.support_counts()
         gap = "" if verdict else "\n"
-        count = translate("Cli", "{0} of {1} statements are supported by your documents.")
-        out.write(gap + count.format(supported, judged) + "\n")
+        out.write(gap + count_words(supported, judged, translate) + ".\n")
         for sentence in answer.sentences:
             if sentence.supported is False:
                 line = translate("Cli", "not found in the passages: {0}")

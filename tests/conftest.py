@@ -117,6 +117,17 @@ def embedder(embed_model_path: Path) -> Embedder:
     return model
 
 
+@pytest.fixture(scope="session")
+def multilingual_embedder(models_dir: Path) -> Embedder:
+    """The real USE multilingual v3, the default of new libraries, loaded once for the session."""
+    folder = models_dir / paths.DEFAULT_EMBED_MODEL_DIR
+    if not folder.is_dir():
+        pytest.fail(f"{folder} is missing: run `make setup`")
+    model = Embedder(folder)
+    model.load()
+    return model
+
+
 @pytest.fixture
 def library_dir(tmp_path: Path) -> Path:
     return tmp_path / "library"

@@ -6,6 +6,7 @@ from collections.abc import Callable, Iterator, Sequence
 from pathlib import Path
 from typing import TYPE_CHECKING, Any, Protocol
 
+from app.core.answering.verdict_text import count_words, verdict_line, verdict_words
 from app.core.cancel import CancelToken
 from app.core.config import (
     CITE_MODES,
@@ -256,6 +257,7 @@ __all__ = [
     "chat_models",
     "check_format",
     "chosen_language",
+    "count_words",
     "default_model",
     "error_message",
     "find_models",
@@ -278,4 +280,6 @@ __all__ = [
     "save_settings",
     "translate",
     "translations_dir",
+    "verdict_line",
+    "verdict_words",
 ]

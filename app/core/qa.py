@@ -135,6 +135,7 @@ class Folio:
         with self._lock:
             if self._answerer is None:
                 from app.core.answering.checking import embedding_verifier
+                from app.core.answering.judge.policy import policy_for
                 from app.core.answering.pipeline import Answerer
 
                 scales = self.embedder.scales
@@ -149,6 +150,7 @@ class Folio:
                     scales,
                     self.passages,
                     library=self,
+                    policy=policy_for(self.embedder.name),
                 )
             return self._answerer
 

@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import html
 
-from PySide6.QtCore import QEvent, Qt, QTimer, Signal
+from PySide6.QtCore import QCoreApplication, QEvent, Qt, QTimer, Signal
 from PySide6.QtGui import QTextCursor
 from PySide6.QtWidgets import (
     QFrame,
@@ -17,7 +17,7 @@ from PySide6.QtWidgets import (
     QWidget,
 )
 
-from app.core.api import Citation, bound_sentence
+from app.core.api import Citation, bound_sentence, verdict_line
 from app.gui.answer_state import DONE, FAILED, AnswerState
 from app.gui.found_line import FoundLine
 from app.gui.language import is_language_change
@@ -195,27 +195,11 @@ class AnswerView(QFrame):
 
     # -- finished -------------------------------------------------------------------------------
     def _verdict_line(self) -> tuple[str, str]:
-        """The line under the answer, in words, and its style: the answer's verdict with the
-        statement count, or the count alone for an answer saved before verdicts existed."""
+        """The line under the answer, in words, and its style (verdict_text.verdict_line)."""
         final = self.state.final
         if final is None:
             return "", ""
-        supported, judged = final.support_counts()
-        count = self.tr("{0} of {1} statements are supported by your documents").format(supported, judged)
-        if final.verdict == "answered":
-            return self.tr("Answered from your documents · {0}").format(count), "full"
-        if final.verdict == "partly":
-            return self.tr("Partly answered: check the underlined statements · {0}").format(count), "partial"
-        if final.verdict == "not_answered":
-            return (
-                self.tr("Not answered: nothing here is both in your documents and about your question"),
-                "partial",
-            )
-        if final.verdict == "not_in_documents":
-            return self.tr("Your documents do not answer this question"), "none"
-        if judged:
-            return count, "full" if supported == judged else "partial"
-        return "", ""
+        return verdict_line(final.verdict, *final.support_counts(), QCoreApplication.translate)
 
     def _on_finished(self) -> None:
         state = self.state

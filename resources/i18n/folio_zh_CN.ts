@@ -83,26 +83,6 @@
         <translation>思考</translation>
     </message>
     <message>
-        <source>{0} of {1} statements are supported by your documents</source>
-        <translation>{1} 条陈述中有 {0} 条有文档依据</translation>
-    </message>
-    <message>
-        <source>Answered from your documents · {0}</source>
-        <translation>已根据你的文档作答 · {0}</translation>
-    </message>
-    <message>
-        <source>Partly answered: check the underlined statements · {0}</source>
-        <translation>部分作答：请核对带下划线的陈述 · {0}</translation>
-    </message>
-    <message>
-        <source>Not answered: nothing here is both in your documents and about your question</source>
-        <translation>未能作答：没有内容既出自你的文档又切合你的问题</translation>
-    </message>
-    <message>
-        <source>Your documents do not answer this question</source>
-        <translation>你的文档中没有这个问题的答案</translation>
-    </message>
-    <message>
         <source>Verdict</source>
         <translation>结论</translation>
     </message>
@@ -609,26 +589,6 @@
     <message>
         <source>{0} tokens</source>
         <translation>{0} 个 token</translation>
-    </message>
-    <message>
-        <source>Answered from your documents.</source>
-        <translation>已根据你的文档作答。</translation>
-    </message>
-    <message>
-        <source>Partly answered from your documents: check the statements below.</source>
-        <translation>部分根据你的文档作答：请核对下面的陈述。</translation>
-    </message>
-    <message>
-        <source>Not answered: nothing here is both in your documents and about the question.</source>
-        <translation>未能作答：没有内容既出自你的文档又切合问题。</translation>
-    </message>
-    <message>
-        <source>Your documents do not answer this question.</source>
-        <translation>你的文档中没有这个问题的答案。</translation>
-    </message>
-    <message>
-        <source>{0} of {1} statements are supported by your documents.</source>
-        <translation>{1} 条陈述中有 {0} 条有文档依据。</translation>
     </message>
     <message>
         <source>not found in the passages: {0}</source>
@@ -1237,22 +1197,6 @@
         <translation>此对话没有答案。</translation>
     </message>
     <message>
-        <source>Answered from your documents</source>
-        <translation>已根据你的文档作答</translation>
-    </message>
-    <message>
-        <source>Partly answered: some statements are not supported by your documents</source>
-        <translation>部分作答：有些陈述没有你的文档依据</translation>
-    </message>
-    <message>
-        <source>Not answered: nothing here is both in your documents and about your question</source>
-        <translation>未能作答：没有内容既出自你的文档又切合你的问题</translation>
-    </message>
-    <message>
-        <source>Your documents do not answer this question</source>
-        <translation>你的文档中没有这个问题的答案</translation>
-    </message>
-    <message>
         <source>Cut off: this answer reached the maximum answer length; it is incomplete.</source>
         <translation>已截断：此答案达到了最大长度，内容不完整。</translation>
     </message>
@@ -1271,10 +1215,6 @@
     <message>
         <source>p. {0}</source>
         <translation>第 {0} 页</translation>
-    </message>
-    <message>
-        <source>{0} of {1} statements are supported by your documents</source>
-        <translation>{1} 条陈述中有 {0} 条有文档依据</translation>
     </message>
 </context>
 <context>
@@ -2636,6 +2576,29 @@ Choose another model file (GGUF).</source>
     <message>
         <source>, </source>
         <translation>、</translation>
+    </message>
+</context>
+<context>
+    <name>Verdict</name>
+    <message>
+        <source>Answered from your documents</source>
+        <translation>已根据你的文档作答</translation>
+    </message>
+    <message>
+        <source>Partly answered: check the underlined statements</source>
+        <translation>部分作答：请核对带下划线的陈述</translation>
+    </message>
+    <message>
+        <source>Not verified: Folio could not match this answer to your documents; read the sentences it found</source>
+        <translation>未能核实：Folio 无法把这个回答与你的文档对上；请阅读它找到的原文</translation>
+    </message>
+    <message>
+        <source>Your documents do not answer this question</source>
+        <translation>你的文档中没有这个问题的答案</translation>
+    </message>
+    <message>
+        <source>{0} of {1} statements are supported by your documents</source>
+        <translation>{1} 条陈述中有 {0} 条有文档依据</translation>
     </message>
 </context>
 </TS>

@@ -1,5 +1,6 @@
-"""The answer verdict: a copy of an unrelated passage sentence or a number taken from another
-subject is not "answered", dates written differently match, and the labelled cases hold."""
+"""The answer verdict (the one judge, words only): a copy of an unrelated passage sentence or a number
+taken from another subject is not "answered", dates written differently match, and the labelled cases
+hold."""
 
 from __future__ import annotations
 
@@ -7,7 +8,12 @@ import json
 from pathlib import Path
 
 from app.core.answering.attribution import attribute
-from app.core.answering.verdict import answer_verdict
+from app.core.answering.checking import lexical_verifier
+from app.core.answering.checks import Attribution
+from app.core.answering.judge.evidence import Evidence
+from app.core.answering.judge.judge import judge, judge_answer
+from app.core.answering.judge.policy import DEFAULT
+from tests.core.answer_helpers import make_hit
 
 CASES = json.loads((Path(__file__).parent / "data" / "verdict_cases.json").read_text(encoding="utf-8"))[
     "cases"
@@ -15,7 +21,21 @@ CASES = json.loads((Path(__file__).parent / "data" / "verdict_cases.json").read_
 
 
 def _verdict(question: str, answer: str, passages: list[str]) -> str | None:
-    return answer_verdict(attribute(answer, passages, question=question), False, "stop")
+    hits = [make_hit(n + 1, text) for n, text in enumerate(passages)]
+    return judge_answer(question, answer, hits, lexical_verifier, DEFAULT).verdict
+
+
+def answer_verdict(
+    attribution: Attribution | None,
+    not_covered: bool,
+    finish: str,
+    question: str = "",
+    passages: tuple[str, ...] = (),
+) -> str | None:
+    """The judge's verdict on a word check already made (no embedder: words alone)."""
+    hits = [make_hit(n + 1, text) for n, text in enumerate(passages)]
+    evidence = Evidence(question, hits)
+    return judge(question, attribution, hits, evidence, DEFAULT, (), not_covered, finish).verdict
 
 
 def test_the_reported_copy_of_an_unrelated_sentence_is_not_answered() -> None:
@@ -64,8 +84,8 @@ def test_refusals_partial_and_gated_answers_get_their_verdicts() -> None:
 
 
 def test_the_labelled_cases_keep_their_precision() -> None:
-    """Precision of "answered" on the hand-labelled cases (benchmarks/calibrate_verdict.py prints the
-    table); at most the traps the calibration note lists pass as answered."""
+    """Precision of "answered" on the hand-labelled cases, judged by words alone (as an embedder
+    nobody calibrated is); at most the traps the calibration note lists pass as answered."""
     judged = [(case, _verdict(case["question"], case["answer"], case["passages"])) for case in CASES]
     said = [case for case, verdict in judged if verdict == "answered"]
     right = [case for case in said if case["label"] == "answered"]

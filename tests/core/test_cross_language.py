@@ -17,8 +17,6 @@ from app.core.qa import Folio, build_services
 from app.core.retrieve import MULTILINGUAL_WEIGHTS, WEIGHTS, LegWeights, Retriever
 from app.core.script import text_script
 
-USE = "use-multilingual-v3"
-
 # Two languages, several subjects each, so that a page must be found by what it says.
 ENGLISH = {
     "lighthouse.txt": "The Carrick Point lighthouse was built in 1868 from granite blocks. Its lamp stands "
@@ -34,16 +32,6 @@ CHINESE = {
     "purifier.txt": "空气净化器的复合滤网大约使用三千小时后需要更换。"
     "滤网不可水洗，否则会破坏其中的活性炭层。",
 }
-
-
-@pytest.fixture(scope="session")
-def multilingual_embedder(models_dir: Path) -> Embedder:
-    folder = models_dir / USE
-    if not folder.is_dir():
-        pytest.fail(f"{folder} is missing: run `make setup`")
-    model = Embedder(folder)
-    model.load()
-    return model
 
 
 @pytest.fixture

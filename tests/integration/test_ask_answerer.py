@@ -21,6 +21,7 @@ from app.core.answering.types import (
     Metrics,
     Retrieved,
 )
+from app.core.answering.verdict_text import UNVERIFIED_NOTICE_EN
 from app.core.cancel import CancelToken
 from app.core.config import Settings
 from app.core.errors import ModelError, UsageError
@@ -506,21 +507,20 @@ def test_a_new_model_that_fails_to_load_keeps_the_previous_one(
     assert answer.finish_reason in ("stop", "length") and answer.model == "SmolLM2-135M-Instruct.Q4_1.gguf"
 
 
-def test_an_answer_with_no_supported_statement_says_so(answerer: Answerer, test_settings: Settings) -> None:
+def test_an_answer_folio_cannot_verify_says_so_and_never_that_the_documents_do_not_answer(
+    answerer: Answerer, test_settings: Settings
+) -> None:
     tea = [make_hit(1, "Green tea is steeped at 80 degrees Celsius for two minutes.", similarity=0.5)]
     off = make_answerer(
         test_settings, answerer.conversations.sessions, fixed_search(tea), engine=answerer.slot.engine
     )
     answer = ask(off, "What is the capital city of France?", AskOptions(max_tokens=40, temperature=0.0))
-    judged = [s for s in answer.sentences if s.supported is not None]
-    if answer.complete and judged and not any(s.supported for s in judged):
-        assert answer.support_rate == 0.0 and answer.citations == []
-        assert answer.answer.endswith(
-            "None of these statements was found in your documents: the documents do not answer this question."
-        )
+    if answer.complete and answer.verdict == "not_answered":
+        assert answer.citations == [] and not any(s.supported for s in answer.sentences)
+        assert answer.answer.endswith(UNVERIFIED_NOTICE_EN)
     else:  # the model refused by itself, or wrote something the passage supports
-        assert "None of these statements" not in answer.answer
-        assert answer.support_rate is None or answer.support_rate > 0 or not judged
+        assert UNVERIFIED_NOTICE_EN not in answer.answer
+    assert "the documents do not answer this question" not in answer.answer
 
 
 def test_constrained_citations_can_only_name_passages_in_the_prompt(answerer: Answerer) -> None:

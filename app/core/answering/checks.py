@@ -6,7 +6,7 @@ from dataclasses import dataclass
 from typing import Any, Literal
 
 Source = Literal["model", "matched", "none"]
-Kind = Literal["factual", "refusal", "connective"]
+Kind = Literal["factual", "refusal", "connective", "restatement"]
 Span = tuple[int, int]
 
 
@@ -30,6 +30,9 @@ class SentenceCheck:
     # "wrong_binding": its number is on the page for something else (subject.py); "negation": it states
     # what its supporting span denies (negation.py); "" otherwise
     problem: str = ""
+    # what supports it: "words" (its words and numbers are in the passage), "meaning" (the embedder
+    # finds the passage sentence says it, in either language, and its facts are there); "" unsupported
+    basis: str = ""
 
     def to_json(self) -> dict[str, Any]:
         return {
@@ -45,6 +48,7 @@ class SentenceCheck:
             "evidence": {str(n): [list(span) for span in spans] for n, spans in self.evidence.items()},
             "on_question": self.on_question,
             "problem": self.problem,
+            "basis": self.basis,
         }
 
     @classmethod
@@ -66,6 +70,7 @@ class SentenceCheck:
             },
             on_question=None if data.get("on_question") is None else bool(data["on_question"]),
             problem=str(data.get("problem") or ""),
+            basis=str(data.get("basis") or ""),
         )
 
 
@@ -104,7 +109,8 @@ def _source(value: str) -> Source:
     return "matched" if value == "matched" else "none"
 
 
+_KINDS: dict[str, Kind] = {"refusal": "refusal", "connective": "connective", "restatement": "restatement"}
+
+
 def _kind(value: str) -> Kind:
-    if value == "refusal":
-        return "refusal"
-    return "connective" if value == "connective" else "factual"
+    return _KINDS.get(value, "factual")

@@ -2,7 +2,6 @@
 
 from __future__ import annotations
 
-import re
 from collections.abc import Sequence
 from dataclasses import dataclass, replace
 
@@ -10,6 +9,7 @@ import numpy as np
 
 from app.core.answering.asked import asks_quantity, named_numbers, new_numbers
 from app.core.answering.gate import question_terms
+from app.core.answering.judge.evidence import SHAPE_WIDTH, Evidence, contents_marks, shape
 from app.core.answering.lexical import normalize
 from app.core.answering.scoring import Embed, WeightedTerms, Weights, cosine_matrix, scaled_cosine
 from app.core.answering.sentences import Sentence, split_sentences
@@ -30,7 +30,6 @@ KEEP_WHOLE_SHARE = 0.8  # when the selection keeps this much of a passage's text
 # of 56 answerable questions, zh 34 of 60 each).
 COSINE_WEIGHT = 0.5
 QUANTITY_BONUS = 0.2  # a question that asks "how many" is answered by a sentence that holds a number
-_DIGITS = re.compile(r"\d+")
 
 
 @dataclass(frozen=True)
@@ -47,15 +46,20 @@ class SentenceScore:
 
 
 def score_sentences(
-    question: str, texts: Sequence[str], embed: Embed | None, scales: CosineScales | None
+    question: str,
+    texts: Sequence[str],
+    embed: Embed | None,
+    scales: CosineScales | None,
+    evidence: Evidence | None = None,
 ) -> list[list[SentenceScore]]:
     """Every sentence of every passage scored against the question: the share of the question's
     weighted terms it holds, plus, with an embedder, its cosine to the question on the embedder's
     gate scale (for a Chinese question only when its `scales` say such cosines count).
     Terms are weighed by how many passages hold them, so the subject that every retrieved passage
     names ("the KX-40") counts less than what is asked about it; a sentence repeated on several
-    passages (a running page header) scores nothing; a question that asks for a quantity prefers
-    sentences that hold a number it does not name itself."""
+    passages (a running page header) scores nothing, and so does a table of contents, index or
+    dotted-leader line; a question that asks for a quantity prefers sentences that hold a number it
+    does not name itself. `evidence` (the same texts worked out once) gives the cosines."""
     wanted = question_terms(question)
     split = [split_sentences(text) for text in texts]
     sentence_terms = [[set(content_terms(normalize(s.body))) for s in sentences] for sentences in split]
@@ -65,17 +69,18 @@ def score_sentences(
     quantity = asks_quantity(question)
     named = named_numbers(question)  # once, not per sentence
     bodies = [s.body for sentences in split for s in sentences]
-    cosines = _scaled_cosines(question, bodies, embed, scales) if bodies else []
+    cosines = _scaled_cosines(question, bodies, embed, scales, evidence) if bodies else []
     scored: list[list[SentenceScore]] = []
     position = 0
     for sentences, found_terms in zip(split, sentence_terms, strict=True):
         row: list[SentenceScore] = []
-        for sentence, found in zip(sentences, found_terms, strict=True):
+        contents = contents_marks([s.body for s in sentences])
+        for sentence, found, listed in zip(sentences, found_terms, contents, strict=True):
             coverage = weighted.coverage(found)
             if coverage > 0 and quantity and new_numbers(found, named):
                 coverage += QUANTITY_BONUS
             cosine = cosines[position] if cosines else 0.0
-            if _shape(sentence.body) in repeated:
+            if shape(sentence.body) in repeated or listed:
                 coverage, cosine = 0.0, 0.0
             row.append(SentenceScore(sentence, coverage, cosine))
             position += 1
@@ -83,28 +88,31 @@ def score_sentences(
     return scored
 
 
-def _shape(body: str) -> str:
-    """A sentence with its numbers and spacing left out: running headers of two pages compare equal."""
-    return " ".join(_DIGITS.sub("#", body.lower()).split())
-
-
 def _repeated_sentences(split: Sequence[Sequence[Sentence]]) -> set[str]:
     """The shapes of sentences that stand in more than one passage (page headers and footers)."""
     seen: dict[str, int] = {}
     for sentences in split:
-        for shape in {_shape(s.body) for s in sentences}:
-            seen[shape] = seen.get(shape, 0) + 1
-    return {shape for shape, count in seen.items() if count > 1 and len(shape) >= 12}
+        for key in {shape(s.body) for s in sentences}:
+            seen[key] = seen.get(key, 0) + 1
+    return {key for key, count in seen.items() if count > 1 and len(key) >= SHAPE_WIDTH}
 
 
 def _scaled_cosines(
-    question: str, bodies: list[str], embed: Embed | None, scales: CosineScales | None
+    question: str,
+    bodies: list[str],
+    embed: Embed | None,
+    scales: CosineScales | None,
+    evidence: Evidence | None = None,
 ) -> list[float]:
     if embed is None or scales is None or (has_cjk(question) and not scales.cjk_questions):
         return []
-    vectors = np.asarray(embed([question, *bodies]), dtype=np.float64)
-    cosines = cosine_matrix(vectors[1:], vectors[0])
-    return [scaled_cosine(float(c), scales.gate_floor, scales.gate_ceiling) for c in cosines]
+    known = evidence.question_cosines() if evidence is not None and evidence.question == question else None
+    if known is not None and len(known) == len(bodies):
+        cosines = known
+    else:
+        vectors = np.asarray(embed([question, *bodies]), dtype=np.float64)
+        cosines = [float(c) for c in cosine_matrix(vectors[1:], vectors[0])]
+    return [scaled_cosine(c, scales.gate_floor, scales.gate_ceiling) for c in cosines]
 
 
 def kept_sentences(scores: Sequence[SentenceScore]) -> list[int]:

@@ -8,6 +8,7 @@ from datetime import UTC, datetime
 from urllib.parse import urlsplit
 
 from app.core.answering.types import Answer
+from app.core.answering.verdict_text import verdict_line
 from app.core.messages import QT_TRANSLATE_NOOP
 from app.core.passage import Citation
 
@@ -17,16 +18,6 @@ EXCERPT_CHARS = 300  # a cited passage no sentence check points into: its start,
 # language); as written without one.
 Translate = Callable[[str, str], str]
 CONTEXT = "Export"
-VERDICT_TEXT = {
-    "answered": QT_TRANSLATE_NOOP("Export", "Answered from your documents"),
-    "partly": QT_TRANSLATE_NOOP(
-        "Export", "Partly answered: some statements are not supported by your documents"
-    ),
-    "not_answered": QT_TRANSLATE_NOOP(
-        "Export", "Not answered: nothing here is both in your documents and about your question"
-    ),
-    "not_in_documents": QT_TRANSLATE_NOOP("Export", "Your documents do not answer this question"),
-}
 # every finish reason but "stop" marks the answer incomplete (ARCHITECTURE.md §1)
 INCOMPLETE_TEXT = {
     "length": QT_TRANSLATE_NOOP(
@@ -117,17 +108,7 @@ def _model_name(answer: Answer) -> str:
 
 
 def _verdict(answer: Answer, translate: Translate) -> str:
-    supported, judged = answer.support_counts()
-    count = (
-        translate("Export", "{0} of {1} statements are supported by your documents").format(supported, judged)
-        if judged
-        else ""
-    )
-    words = VERDICT_TEXT.get(answer.verdict or "", "")
-    words = translate(CONTEXT, words) if words else ""
-    if answer.verdict in ("answered", "partly") and count:
-        return f"{words} · {count}"
-    return words or count
+    return verdict_line(answer.verdict, *answer.support_counts(), translate)[0]
 
 
 def exported(answer: Answer, translate: Translate = as_written) -> ExportedAnswer:

@@ -8,13 +8,16 @@ from dataclasses import dataclass, replace
 
 from app.core.answering.checking import Verifier, verified_citations
 from app.core.answering.checks import Attribution
+from app.core.answering.judge.judge import Judgement, judge_answer
+from app.core.answering.judge.policy import Policy
 from app.core.answering.run import AnswerRun
+from app.core.answering.scoring import Embed
 from app.core.answering.types import Answer
-from app.core.answering.verdict import answer_verdict
-from app.core.passage import Citation, Hit
+from app.core.answering.verdict import Verdict
+from app.core.answering.verdict_text import unverified_notice
+from app.core.passage import Citation
 from app.core.prompt.budget import Budget, DroppedPassage
 from app.core.prompt.citations import parse_citations
-from app.core.prompt.system import unsupported_notice
 from app.core.store.conversations import ConversationStore
 
 log = logging.getLogger("folio.answer")
@@ -22,40 +25,55 @@ log = logging.getLogger("folio.answer")
 
 @dataclass(frozen=True)
 class CheckedText:
-    """The answer's text as shown (with Folio's notice when nothing is supported) and its citations."""
+    """The answer's text as shown (with Folio's note when nothing could be verified), its citations,
+    every sentence checked and the verdict."""
 
     text: str
     citations: list[Citation]
     invalid: list[int]  # markers that name no passage of the prompt
     checked: Attribution | None  # every sentence against the passages; None when not checked
+    verdict: Verdict | None = None
 
 
-def check(run: AnswerRun, reason: str, verifier: Verifier) -> CheckedText:
-    """Parse the [n] markers and check every sentence against the passages (spans parse, verify)."""
+def check(
+    run: AnswerRun, reason: str, verifier: Verifier, policy: Policy, embed: Embed | None = None
+) -> CheckedText:
+    """Parse the [n] markers, check every sentence against the passages and judge the answer
+    (spans parse, verify)."""
     parse_started = time.perf_counter()
     text = "".join(run.answer).rstrip()
     marked, invalid = parse_citations(text, run.passages) if run.passages else ([], [])
     verify_started = run.mark("parse", parse_started)
     about = run.question if run.check_question is None else run.check_question
-    checked = _verify(verifier, about, text, run.passages)
+    judgement = _judge(run, about, text, reason, verifier, policy, embed)
+    checked = judgement.attribution
     citations = verified_citations(checked, run.passages) if checked is not None else marked
-    if reason == "stop" and checked is not None and checked.support_rate == 0.0:
-        # Nothing the model wrote is in the passages: say so in the answer itself, after it
-        # (the sentences' offsets stay valid), so no reader takes it for the documents' answer.
-        text = f"{text}\n\n{unsupported_notice(run.question)}"
+    if reason == "stop" and judgement.verdict == "not_answered":
+        # Nothing the model wrote could be verified: say so after it (the sentences' offsets stay
+        # valid), never that the documents do not answer: the sentences Folio found may hold it.
+        text = f"{text}\n\n{unverified_notice(run.question)}"
     run.mark("verify", verify_started)
-    return CheckedText(text, citations, invalid, checked)
+    return CheckedText(text, citations, invalid, checked, judgement.verdict)
 
 
-def _verify(verifier: Verifier, question: str, text: str, passages: list[Hit]) -> Attribution | None:
-    """Every sentence checked against the passages; None (and logged) if checking failed."""
-    if not text:
-        return None
+def _judge(
+    run: AnswerRun,
+    about: str,
+    text: str,
+    reason: str,
+    verifier: Verifier,
+    policy: Policy,
+    embed: Embed | None,
+) -> Judgement:
+    """The judge's ruling on the text; a failure in checking keeps the answer (logged, unjudged)."""
+    if run.not_covered:
+        return Judgement(None, "not_in_documents")
     try:
-        return verifier(question, text, passages)
+        located = [(f.citation.chunk_id, f.sentence) for f in run.located]
+        return judge_answer(about, text, run.passages, verifier, policy, embed, run.evidence, located, reason)
     except Exception:  # a bug in checking must not lose the answer
         log.exception("checking the answer's sentences failed")
-        return None
+        return Judgement(None, None)
 
 
 def gated_budget(run: AnswerRun, n_ctx: int) -> Budget:
@@ -108,7 +126,7 @@ def build_answer(
         sentences=attribution.sentences if attribution is not None else (),
         support_rate=attribution.support_rate if attribution is not None else None,
         gate_score=round(run.gate.score, 4) if run.gate is not None else None,
-        verdict=answer_verdict(attribution, run.not_covered, reason),
+        verdict=checked.verdict,
         kv_cache=run.kv_cache(),
         located=list(run.located),
         asked_at=run.asked_at,

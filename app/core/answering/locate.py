@@ -8,6 +8,7 @@ from dataclasses import dataclass
 from typing import Any
 
 from app.core.answering.excerpts import score_sentences
+from app.core.answering.judge.evidence import Evidence
 from app.core.answering.scoring import Embed
 from app.core.embed.engine import CosineScales
 from app.core.passage import Citation, Hit
@@ -41,14 +42,20 @@ class FoundSentence:
 
 
 def locate(
-    question: str, hits: Sequence[Hit], embed: Embed | None, scales: CosineScales | None
+    question: str,
+    hits: Sequence[Hit],
+    embed: Embed | None,
+    scales: CosineScales | None,
+    evidence: Evidence | None = None,
 ) -> list[FoundSentence]:
     """The best-scoring passage sentences for the question (the scoring of evidence selection: the
     question's weighted terms, plus the embedder's cosine for a Latin question), best first, at most
-    FOUND_LIMIT, each from the retrieved passage numbered as in the retrieval list."""
+    FOUND_LIMIT, each from the retrieved passage numbered as in the retrieval list; never a table of
+    contents, index or dotted-leader line. `evidence`: the hits worked out once (its embeddings are
+    used instead of embedding the sentences again)."""
     if not hits:
         return []
-    scored = score_sentences(question, [hit.text for hit in hits], embed, scales)
+    scored = score_sentences(question, [hit.text for hit in hits], embed, scales, evidence)
     ranked = sorted(
         ((index, sentence) for index, row in enumerate(scored) for sentence in row),
         key=lambda item: (-item[1].score, item[0], item[1].sentence.start),

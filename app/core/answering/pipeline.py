@@ -10,6 +10,9 @@ from app.core.answering.carry import Lookup
 from app.core.answering.checking import Verifier, lexical_verifier
 from app.core.answering.decode import decode
 from app.core.answering.finish import build_answer, check, gated_budget, persist
+from app.core.answering.judge.evidence import Evidence
+from app.core.answering.judge.policy import DEFAULT as DEFAULT_POLICY
+from app.core.answering.judge.policy import Policy
 from app.core.answering.locate import locate
 from app.core.answering.model_slot import ModelSlot
 from app.core.answering.options import ResolvedAsk, resolve_options
@@ -47,6 +50,7 @@ class Answerer:
         scales: CosineScales | None = None,
         passages: Lookup | None = None,
         library: WholeLibrary | None = None,
+        policy: Policy = DEFAULT_POLICY,
     ) -> None:
         self._owner = settings
         self.conversations = conversations
@@ -57,6 +61,7 @@ class Answerer:
         self._scales = scales  # how the embedder's cosines read (the gate: keywords alone without)
         self._passages = passages  # a chat keeps its previous passages through it (carry.py)
         self._library = library  # whole-document and across-files answers read it (None: never)
+        self._policy = policy  # the judge's thresholds for this embedder (judge/policy.py)
 
     @property
     def settings(self) -> Settings:
@@ -74,8 +79,13 @@ class Answerer:
 
     @property
     def verifier(self) -> Verifier:
-        """The answer check this Answerer runs on every answer."""
+        """The word check of every answer sentence that the judge starts from."""
         return self._verifier
+
+    @property
+    def policy(self) -> Policy:
+        """The judge's policy this Answerer rules with."""
+        return self._policy
 
     def ask_stream(
         self,
@@ -224,7 +234,8 @@ class Answerer:
         """The passage sentences that answer the question, shown before the model's first token
         (none when locating fails: the answer does not depend on it)."""
         try:
-            run.located = locate(ask.question, run.hits, self._embed, self._scales)
+            run.evidence = Evidence(ask.question, run.hits, self._embed)
+            run.located = locate(ask.question, run.hits, self._embed, self._scales, run.evidence)
         except Exception:
             log.exception("locating the answer's sentences failed")
         run.evidence_ms = (time.perf_counter() - run.submitted) * 1000.0
@@ -272,7 +283,7 @@ class Answerer:
         budget_n_ctx: int | None = None,
     ) -> Answer:
         """check → build the Answer → persist; `budget_n_ctx` for an answer the gate stopped."""
-        checked = check(run, reason, self._verifier)
+        checked = check(run, reason, self._verifier, self._policy, self._embed)
         budget = gated_budget(run, budget_n_ctx) if budget_n_ctx is not None else None
         return persist(
             self.conversations, build_answer(run, reason, checked, chat_id, error, budget), chat_id

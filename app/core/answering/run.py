@@ -8,6 +8,7 @@ from datetime import UTC, datetime
 from pathlib import Path
 
 from app.core.answering.gate import GateScore
+from app.core.answering.judge.evidence import Evidence
 from app.core.answering.locate import FoundSentence
 from app.core.answering.types import AnswerMetrics, Metrics
 from app.core.generate.engine import GenerationEnd
@@ -41,6 +42,7 @@ class AnswerRun:
         self.carried = False  # the previous answer's passages were kept (stages.Retrieval.carried)
         self.not_covered = False  # the gate found the documents do not cover the question
         self.located: list[FoundSentence] = []  # the sentences Folio found before the model ran
+        self.evidence: Evidence | None = None  # the retrieved passages worked out once (locate, judge)
         self.evidence_ms: float | None = None
         self.gate: GateScore | None = None  # the best passage's evidence for the question
         # what the sentences are checked as being about: the question (None), or a whole-document

@@ -26,7 +26,7 @@ ANAPHOR_SHARE = 0.5
 # question's subject by this much more than every sentence holding the answer's number.
 BINDING_MARGIN = 0.1
 # A supported sentence answers the question when its supporting sentences (with the one before
-# each) cover this share of the question's weighted terms (benchmarks/calibrate_verdict.py).
+# each) cover this share of the question's weighted terms (fitted on tests/core/data/verdict_cases.json).
 ABOUT_THRESHOLD = 0.35
 # ...and when at most this share of the weight of the question's terms that the answer sentence
 # repeats is missing from those sentences.

@@ -1,0 +1,196 @@
+"""What the judge measures of each answer sentence: its words' support, its meaning's, and its facts."""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+from dataclasses import dataclass
+
+import numpy as np
+
+from app.core.answering.checks import Attribution, SentenceCheck
+from app.core.answering.judge.evidence import Evidence
+from app.core.answering.judge.facts import Facts, facts_of, missing_facts
+from app.core.answering.lexical import normalize, without_lead_in
+from app.core.answering.sentences import split_sentences
+from app.core.keywords import content_terms
+from app.core.passage import Hit
+from app.core.script import has_cjk
+
+
+@dataclass(frozen=True)
+class SentenceSignals:
+    """One factual answer sentence, measured (cosines are -1 without an embedder)."""
+
+    index: int  # in the attribution's sentences
+    lexical: bool  # its words and numbers are in a passage (attribution.py), with no problem found
+    lexical_about: bool | None  # ...and that passage's supporting span covers the question's subject
+    problem: str  # "wrong_binding" | "negation" | "" (attribution.py)
+    meaning: float  # its best cosine with a usable sentence of a prompt passage
+    best: int  # that evidence sentence (Evidence.sentences index), -1 for none
+    best_n: int  # its passage's number in the prompt (1-based), 0 for none
+    question_cosine: float  # its cosine with the question
+    about_cosine: float  # the question's cosine with the sentences that support it (best of them)
+    located: bool  # a sentence that supports it is one Folio found for the question before the model
+    missing: int  # its facts (numbers, quantities, code tokens) that the best passage lacks
+    novelty: float  # the share of its terms that are not the question's
+    new_facts: bool  # it states a number or a code token the question does not
+    cjk: bool  # it, or its best passage sentence, is Chinese text
+    # how much the passage sentences that state its new figures are about the question: for each
+    # number it gives that the question does not, the best cosine of the question with a usable
+    # passage sentence holding that number; the weakest of these (2.0 when it gives no new number)
+    fact_about: float = 2.0
+
+    @property
+    def gain(self) -> float:
+        """How much closer it is to its passage sentence than to the question."""
+        return self.meaning - self.question_cosine
+
+
+@dataclass(frozen=True)
+class Signals:
+    """Every factual sentence of one answer measured, and whether the answer holds a refusal."""
+
+    sentences: tuple[SentenceSignals, ...]
+    refused: bool
+
+
+def measure(
+    question: str,
+    attribution: Attribution,
+    passages: Sequence[Hit],
+    evidence: Evidence,
+    located: Sequence[tuple[int, str]] = (),
+) -> Signals:
+    """The signals of every factual sentence of a checked answer. `evidence` covers the question's
+    passages (the prompt's are among them); `located` the (chunk id, sentence) pairs Folio found."""
+    factual = [i for i, s in enumerate(attribution.sentences) if s.kind == "factual"]
+    refused = any(s.kind == "refusal" for s in attribution.sentences)
+    if not factual:
+        return Signals((), refused)
+    bodies = [_body(attribution.sentences[i]) for i in factual]
+    usable = [
+        i
+        for n, hit in enumerate(passages)
+        if (p := evidence.passage_of(hit.chunk_id)) is not None
+        for i in evidence.of_passage[p]
+        if evidence.sentences[i].usable
+    ]
+    number = {hit.chunk_id: n + 1 for n, hit in enumerate(passages)}
+    found = {(chunk, " ".join(text.split())) for chunk, text in located}
+    texts = {hit.chunk_id: hit.text for hit in passages}
+    vectors = evidence.vectors()
+    answer_vectors = evidence.embed_texts(bodies) if vectors is not None else None
+    question_terms = set(content_terms(normalize(question)))
+    question_facts = facts_of(question)
+    passage_facts = {chunk: facts_of(text) for chunk, text in texts.items()}
+    measured = []
+    for row, index in enumerate(factual):
+        check = attribution.sentences[index]
+        body = bodies[row]
+        cosines = _cosines(vectors, answer_vectors, row, usable)
+        best = usable[int(np.argmax(cosines))] if cosines.size else -1
+        meaning = float(cosines.max()) if cosines.size else -1.0
+        q_cos = float(answer_vectors[row] @ vectors[0]) if vectors and answer_vectors is not None else -1.0
+        supporting = _lexical_sentences(check, passages, evidence) + ([best] if best >= 0 else [])
+        about = _about_cosine(vectors, supporting)
+        is_located = any(
+            (evidence.sentences[i].chunk_id, _text(evidence, texts, i)) in found for i in supporting
+        )
+        claimed = facts_of(body)
+        chunk = evidence.sentences[best].chunk_id if best >= 0 else None
+        missing = (
+            missing_facts(claimed, passage_facts[chunk], texts[chunk])
+            if chunk is not None
+            else len(claimed.numbers)
+        )
+        terms = set(content_terms(normalize(body)))
+        novelty = len(terms - question_terms) / len(terms) if terms else 0.0
+        measured.append(
+            SentenceSignals(
+                index=index,
+                lexical=bool(check.supported) and not check.problem,
+                lexical_about=check.on_question,
+                problem=check.problem,
+                meaning=meaning,
+                best=best,
+                best_n=number.get(chunk, 0) if chunk is not None else 0,
+                question_cosine=q_cos,
+                about_cosine=about,
+                located=is_located,
+                missing=missing,
+                novelty=novelty,
+                new_facts=_adds_facts(claimed, question_facts),
+                cjk=has_cjk(body) or (best >= 0 and has_cjk(evidence.sentences[best].body)),
+                fact_about=_fact_about(claimed.numbers - question_facts.numbers, usable, evidence, vectors),
+            )
+        )
+    return Signals(tuple(measured), refused)
+
+
+def _body(check: SentenceCheck) -> str:
+    """The sentence's text to measure: markers and an opening "according to the documents" left out."""
+    split = split_sentences(check.text)
+    body = " ".join(s.body for s in split) if split else check.text
+    return without_lead_in(body)
+
+
+def _cosines(
+    vectors: tuple[np.ndarray, np.ndarray] | None,
+    answer_vectors: np.ndarray | None,
+    row: int,
+    usable: Sequence[int],
+) -> np.ndarray:
+    if vectors is None or answer_vectors is None or not usable:
+        return np.zeros(0)
+    result: np.ndarray = vectors[1][list(usable)] @ answer_vectors[row]
+    return result
+
+
+def _lexical_sentences(check: SentenceCheck, passages: Sequence[Hit], evidence: Evidence) -> list[int]:
+    """The evidence sentences inside the spans that the word check bound the sentence to."""
+    chosen = []
+    for n, spans in check.evidence.items():
+        if not 1 <= n <= len(passages) or not check.supported:
+            continue
+        p = evidence.passage_of(passages[n - 1].chunk_id)
+        if p is None:
+            continue
+        for i in evidence.of_passage[p]:
+            s = evidence.sentences[i]
+            if s.usable and any(s.start < b and a < s.end for a, b in spans):
+                chosen.append(i)
+    return chosen
+
+
+def _about_cosine(vectors: tuple[np.ndarray, np.ndarray] | None, supporting: Sequence[int]) -> float:
+    if vectors is None or not supporting:
+        return -1.0
+    return float(max(vectors[1][i] @ vectors[0] for i in supporting))
+
+
+def _fact_about(
+    numbers: frozenset[str],
+    usable: Sequence[int],
+    evidence: Evidence,
+    vectors: tuple[np.ndarray, np.ndarray] | None,
+) -> float:
+    """The weakest, over the new numbers, of the best question cosine of a sentence stating it (the
+    share of the question's terms such a sentence holds was tried beside it: calibration precision
+    0.85 at coverage 0.34, against 0.86 at 0.38 for the cosine alone)."""
+    if not numbers or vectors is None:
+        return 2.0
+    weakest = 2.0
+    for number in numbers:
+        holders = [i for i in usable if number in evidence.numbers(i)]
+        best = max((float(vectors[1][i] @ vectors[0]) for i in holders), default=-1.0)
+        weakest = min(weakest, best)
+    return weakest
+
+
+def _text(evidence: Evidence, texts: dict[int, str], index: int) -> str:
+    s = evidence.sentences[index]
+    return " ".join(texts[s.chunk_id][s.start : s.end].split())
+
+
+def _adds_facts(claimed: Facts, question: Facts) -> bool:
+    return bool(claimed.numbers - question.numbers) or bool(claimed.codes - question.codes)

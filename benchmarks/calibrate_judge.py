@@ -1,0 +1,299 @@
+"""Fit the one judge's policy on the calibration half of a `make eval` run; report both halves.
+
+The model is not called: each answer of the run is judged again from what the run recorded (its text
+without Folio's note, the passages in prompt order, the located sentences). The policy's thresholds
+are searched on the calibration half only (benchmarks/eval/split.json): the most right answers called
+"answered" while "answered" stays right at least --precision of the time and unanswerable questions
+are held back at least --held-back of the time. The held-out half is only reported. With --write the
+policy goes to resources/judge_policy.json under the run's embedder (the app reads it there), and the
+figures to benchmarks/results/judge_calibration.json with record_env.
+
+    .venv/bin/python benchmarks/calibrate_judge.py benchmarks/results/eval-<model>.json [--write]
+"""
+
+from __future__ import annotations
+
+import argparse
+import itertools
+import json
+import sys
+import tempfile
+from collections.abc import Iterator, Sequence
+from dataclasses import dataclass, replace
+from pathlib import Path
+from typing import Any
+
+REPO = Path(__file__).resolve().parents[1]
+sys.path.insert(0, str(REPO))
+
+from app.core.answering.judge.evidence import Evidence  # noqa: E402
+from app.core.answering.judge.judge import decide  # noqa: E402
+from app.core.answering.judge.policy import POLICY_NAME, Policy, policy_for  # noqa: E402
+from app.core.answering.judge.signals import Signals, measure  # noqa: E402
+from app.core.answering.verdict_text import strip_notice  # noqa: E402
+from app.core.config import Settings  # noqa: E402
+from app.core.passage import Hit  # noqa: E402
+from app.core.qa import build_services  # noqa: E402
+from benchmarks.evaluation import scoring  # noqa: E402
+from benchmarks.evaluation.dataset import Question, load_questions  # noqa: E402
+from benchmarks.evaluation.failures import CLASSES, classify  # noqa: E402
+from benchmarks.evaluation.library import CACHE_ROOT, prepared_library, working_copy  # noqa: E402
+from benchmarks.record_env import write_result  # noqa: E402
+
+GRID = {
+    "support_cosine": (0.45, 0.5, 0.55, 0.6, 0.65, 0.7, 0.75, 0.8, 2.0),  # 2.0: words only
+    "support_gain": (-1.0, -0.1, -0.05, 0.0, 0.05, 0.1),
+    "about_cosine": (0.2, 0.3, 0.35, 0.4, 0.45, 0.5, 0.55, 0.6, 2.0),  # 2.0: words or located only
+    "restate_cosine": (0.7, 0.8, 0.85, 0.9, 2.0),
+    "restate_novelty": (0.2, 0.34, 0.5),
+    "answered_share": (0.5, 0.67, 1.0),
+    "fact_about_cosine": (-1.0, 0.3, 0.35, 0.4, 0.45, 0.5, 0.55),
+}
+ROWS = ("en", "zh", "en→zh", "zh→en", "all")
+
+
+@dataclass(frozen=True)
+class Case:
+    """One recorded answer: what the judge measures of it, and whether it is right."""
+
+    id: str
+    half: str
+    row: str  # its language, or its cross-language direction
+    answerable: bool
+    correct: bool  # the model's text (without Folio's note) matches the question's patterns
+    refusal: bool
+    finish_reason: str
+    gated: bool  # the gate stopped it: no model text
+    before: str | None  # the verdict the run recorded
+    signals: Signals | None
+    answer: str
+    failure: str  # why a wrong answer to an answerable question is wrong (failures.py); "" otherwise
+
+
+def parse_args(argv: Sequence[str] | None) -> argparse.Namespace:
+    parser = argparse.ArgumentParser(description=__doc__.split("\n")[0])
+    parser.add_argument("results", type=Path, nargs="+", help="results files of benchmarks/eval_answers.py")
+    parser.add_argument("--cache", type=Path, default=CACHE_ROOT, help="the eval library cache")
+    parser.add_argument("--precision", type=float, default=0.92, help="'answered' right at least this often")
+    parser.add_argument(
+        "--held-back", type=float, default=0.9, help="unanswerable held back at least this often"
+    )
+    parser.add_argument("--write", action="store_true", help="write resources/judge_policy.json")
+    parser.add_argument("--lines", action="store_true", help="print every held-out question's line")
+    parser.add_argument("--failures", action="store_true", help="classify the held-out half's wrong answers")
+    return parser.parse_args(argv)
+
+
+def cases_of(run: dict[str, Any], by_id: dict[str, Question], cache: Path) -> Iterator[Case]:
+    """The run's answers measured again, without the model."""
+    settings = Settings.from_dict(run["settings"]).replace(embed_model_dir=run["embedder"])
+    questions = load_questions()
+    library = prepared_library(questions, settings, cache)
+    with tempfile.TemporaryDirectory(prefix="folio-judge-") as scratch:
+        folio = build_services(settings, working_copy(library, Path(scratch)))
+        try:
+            answerer = folio.answerer
+            for saved in run["answers"]:
+                question = by_id.get(saved["id"])
+                if question is None:
+                    continue
+                yield _case(question, saved, answerer.verifier, answerer.embed)
+        finally:
+            folio.close()
+
+
+def _case(question: Question, saved: dict[str, Any], verifier: Any, embed: Any) -> Case:
+    record = scoring.AnswerRecord(**saved)
+    judged = record.extra.get("judged") or {}
+    passages = [Hit(**p) for p in judged.get("passages") or []]
+    text = strip_notice(record.answer)
+    fresh = scoring.score_answer(question, {"answer": text, "finish_reason": record.finish_reason})
+    gated = not passages or record.finish_reason not in ("stop", "length")
+    signals = None
+    if not gated and text:
+        attribution = verifier(question.question, text, passages)
+        evidence = Evidence(question.question, passages, embed)
+        located = [(int(f["chunk_id"]), str(f["sentence"])) for f in judged.get("located") or []]
+        signals = measure(question.question, attribution, passages, evidence, located)
+    return Case(
+        id=question.id,
+        half=question.half,
+        row=question.direction,
+        answerable=question.answerable,
+        correct=fresh.correct,
+        refusal=fresh.refusal,
+        finish_reason=record.finish_reason,
+        gated=gated,
+        before=record.extra.get("verdict"),
+        signals=signals,
+        answer=text,
+        failure=(
+            classify(question, text, judged.get("passages") or [])
+            if question.answerable and not fresh.correct
+            else ""
+        ),
+    )
+
+
+def verdict(case: Case, policy: Policy) -> str | None:
+    if case.gated:
+        return case.before if case.finish_reason in ("stop", "length") else None
+    if case.signals is None:
+        return None
+    return decide(case.signals, policy, False, case.finish_reason)[1]
+
+
+def figures(cases: Sequence[Case], verdicts: Sequence[str | None]) -> dict[str, Any]:
+    """Precision and coverage of "answered", unanswerable held back, counts."""
+    said = [c for c, v in zip(cases, verdicts, strict=True) if v == "answered"]
+    right = [(c, v) for c, v in zip(cases, verdicts, strict=True) if c.answerable and c.correct]
+    unanswerable = [(c, v) for c, v in zip(cases, verdicts, strict=True) if not c.answerable]
+    return {
+        "n": len(cases),
+        "answered": len(said),
+        "precision": sum(1 for c in said if c.answerable and c.correct) / len(said) if said else None,
+        "right_answers": len(right),
+        "coverage": sum(1 for _, v in right if v == "answered") / len(right) if right else None,
+        "unanswerable": len(unanswerable),
+        "held_back": (
+            sum(1 for c, v in unanswerable if v != "answered" or c.refusal) / len(unanswerable)
+            if unanswerable
+            else None
+        ),
+    }
+
+
+def by_row(cases: Sequence[Case], verdicts: Sequence[str | None]) -> dict[str, dict[str, Any]]:
+    out = {}
+    for row in ROWS:
+        pairs = [(c, v) for c, v in zip(cases, verdicts, strict=True) if row == "all" or c.row == row]
+        if pairs:
+            out[row] = figures([c for c, _ in pairs], [v for _, v in pairs])
+    return out
+
+
+def policies(base: Policy) -> Iterator[Policy]:
+    keys = list(GRID)
+    for values in itertools.product(*(GRID[k] for k in keys)):
+        yield replace(base, **dict(zip(keys, values, strict=True)))
+
+
+def fit(
+    cases: Sequence[Case], base: Policy, precision: float, held_back: float
+) -> tuple[Policy, dict[str, Any]]:
+    """The grid policy with the most right answers called answered on `cases`, "answered" right at
+    least `precision` of the time and unanswerable held back at least `held_back`; ties go to the
+    higher precision, then to the earlier (stricter) grid point."""
+    best: tuple[tuple[float, float], Policy, dict[str, Any]] | None = None
+    for policy in policies(base):
+        found = figures(cases, [verdict(c, policy) for c in cases])
+        if (found["precision"] or 0.0) < precision or (found["held_back"] or 1.0) < held_back:
+            continue
+        key = (found["coverage"] or 0.0, found["precision"] or 0.0)
+        if best is None or key > best[0]:
+            best = (key, policy, found)
+    if best is None:
+        raise SystemExit(f"no policy of the grid reaches precision {precision} on the calibration half")
+    return best[1], best[2]
+
+
+def _cell(value: Any) -> str:
+    if value is None:
+        return "n/a"
+    return f"{value:.2f}" if isinstance(value, float) else str(value)
+
+
+def table(before: dict[str, dict[str, Any]], after: dict[str, dict[str, Any]]) -> str:
+    columns = ("precision", "coverage", "held_back", "answered", "right_answers", "unanswerable")
+    lines = ["| | n | " + " | ".join(columns) + " |", "|---|---|" + "---|" * len(columns)]
+    for row, figs in after.items():
+        old = before.get(row, {})
+        cells = [
+            f"{_cell(old.get(k))} → {_cell(figs.get(k))}"
+            if k in ("precision", "coverage", "held_back", "answered")
+            else _cell(figs.get(k))
+            for k in columns
+        ]
+        lines.append(f"| {row} | {figs['n']} | " + " | ".join(cells) + " |")
+    return "\n".join(lines)
+
+
+def failure_table(cases: Sequence[Case]) -> str:
+    """Wrong answers to answerable questions by class, per language and cross-language direction."""
+    rows = [r for r in ROWS if r != "all"]
+    lines = [
+        "\n## Why the held-out half's wrong answers are wrong (answerable questions)\n",
+        "| class | " + " | ".join(rows) + " | all |",
+        "|---|" + "---|" * (len(rows) + 1),
+    ]
+    answerable = [c for c in cases if c.answerable]
+    for name in (*CLASSES, "right"):
+        counts = [
+            sum(
+                1
+                for c in answerable
+                if c.row == row and (c.failure == name or (name == "right" and c.correct))
+            )
+            for row in rows
+        ]
+        lines.append(f"| {name} | " + " | ".join(map(str, counts)) + f" | {sum(counts)} |")
+    lines.append(
+        "| questions | "
+        + " | ".join(str(sum(1 for c in answerable if c.row == r)) for r in rows)
+        + f" | {len(answerable)} |"
+    )
+    return "\n".join(lines)
+
+
+def main(argv: Sequence[str] | None = None) -> int:
+    args = parse_args(argv)
+    questions = load_questions()
+    by_id = {q.id: q for q in questions.questions}
+    cases: list[Case] = []
+    embedders = set()
+    for path in args.results:
+        run = json.loads(path.read_text(encoding="utf-8"))
+        embedders.add(Path(run["embedder"]).name)
+        cases.extend(cases_of(run, by_id, args.cache))
+    if len(embedders) != 1:
+        raise SystemExit(f"the runs must share one embedder, not {sorted(embedders)}")
+    embedder = embedders.pop()
+    calibration = [c for c in cases if c.half == "calibration"]
+    held_out = [c for c in cases if c.half == "held_out"]
+    current = policy_for(embedder)
+    policy, fitted = fit(calibration, current, args.precision, args.held_back)
+    report: dict[str, Any] = {"embedder": embedder, "policy": policy.to_json(), "halves": {}}
+    for name, group in (("calibration", calibration), ("held_out", held_out)):
+        if not group:
+            continue
+        before = by_row(group, [c.before for c in group])
+        after = by_row(group, [verdict(c, policy) for c in group])
+        report["halves"][name] = {"before": before, "after": after}
+        print(f"\n## The {name.replace('_', '-')} half ({len(group)} answers): verdict before → after\n")
+        print(table(before, after))
+    print(f"\npolicy ({embedder}): {json.dumps(policy.to_json())}")
+    if args.lines:
+        print("\n## Held-out answers: right? verdict before → after\n")
+        for case in held_out:
+            mark = "ok" if case.correct and case.answerable else ("--" if not case.answerable else "✗")
+            text = " ".join(case.answer.split())[:100]
+            print(f"{case.id:9} {case.row:6} {mark:2} {case.before} → {verdict(case, policy)} | {text}")
+    if args.failures:
+        print(failure_table(held_out))
+    if args.write:
+        target = REPO / "resources" / POLICY_NAME
+        data = json.loads(target.read_text(encoding="utf-8")) if target.is_file() else {"embedders": {}}
+        data["embedders"][embedder] = {
+            "policy": policy.to_json(),
+            "fitted_on": "calibration half of benchmarks/eval/split.json",
+            "runs": [p.name for p in args.results],
+            "calibration": fitted,
+        }
+        target.write_text(json.dumps(data, ensure_ascii=False, indent=1) + "\n", encoding="utf-8")
+        write_result("judge_calibration", report)
+        print(f"wrote {target.relative_to(REPO)}")
+    return 0
+
+
+if __name__ == "__main__":
+    raise SystemExit(main())

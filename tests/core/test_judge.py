@@ -1,0 +1,146 @@
+"""The one judge with the default embedder: meaning across languages, facts that must hold, restatements,
+and contents lines that never count as evidence."""
+
+from __future__ import annotations
+
+import pytest
+
+from app.core.answering.checking import embedding_verifier
+from app.core.answering.judge.evidence import Evidence
+from app.core.answering.judge.facts import facts_of, missing_facts
+from app.core.answering.judge.judge import Judgement, judge_answer
+from app.core.answering.judge.policy import DEFAULT, Policy, policy_for
+from app.core.answering.locate import locate
+from app.core.embed.embedder import Embedder
+from app.core.passage import Hit
+from tests.core.answer_helpers import make_hit
+
+RAG_ZH = (
+    "为什么 RAG 的回答要先下结论。在 RAG 里让模型“先总结文档再回答”，等于把输入材料又生成一遍，"
+    "成本翻倍且容易引入错误。更好的做法是直接给出结论，并用 [1]、[2] 标明出处。"
+)
+RAG_QUESTION = "Why should a RAG model not summarise its documents before answering?"
+
+
+@pytest.fixture(scope="module")
+def policy(multilingual_embedder: Embedder) -> Policy:
+    found = policy_for(multilingual_embedder.name)
+    assert found != DEFAULT, "resources/judge_policy.json has no policy for the default embedder"
+    return found
+
+
+def _judge(embedder: Embedder, policy: Policy, question: str, answer: str, hits: list[Hit]) -> Judgement:
+    vectors = embedder.embed([hit.text for hit in hits])
+    by_id = {hit.chunk_id: row for hit, row in zip(hits, vectors, strict=True)}
+    verifier = embedding_verifier(
+        lambda ids: vectors[[list(by_id).index(i) for i in ids]], embedder.embed, embedder.scales
+    )
+    evidence = Evidence(question, hits, embedder.embed)
+    located = [
+        (f.citation.chunk_id, f.sentence) for f in locate(question, hits, embedder.embed, embedder.scales)
+    ]
+    return judge_answer(question, answer, hits, verifier, policy, embedder.embed, evidence, located)
+
+
+def test_a_right_english_answer_over_a_chinese_page_is_answered(
+    multilingual_embedder: Embedder, policy: Policy
+) -> None:
+    hits = [make_hit(1, RAG_ZH, document="rag-notes.pdf", page=3)]
+    right = _judge(
+        multilingual_embedder,
+        policy,
+        RAG_QUESTION,
+        "Because it makes the model generate the input material a second time, which doubles the cost "
+        "and easily introduces errors [1].",
+        hits,
+    )
+    assert right.verdict == "answered"
+    assert right.attribution is not None
+    (sentence,) = right.attribution.sentences
+    assert sentence.supported and sentence.citations == (1,) and sentence.on_question
+    assert sentence.basis == "meaning"  # no word of it is on the Chinese page
+
+
+def test_a_wrong_english_answer_over_the_same_chinese_page_is_not(
+    multilingual_embedder: Embedder, policy: Policy
+) -> None:
+    hits = [make_hit(1, RAG_ZH, document="rag-notes.pdf", page=3)]
+    wrong = _judge(
+        multilingual_embedder,
+        policy,
+        RAG_QUESTION,
+        "Because summaries make the model forget which language the user wrote in [1].",
+        hits,
+    )
+    assert wrong.verdict != "answered"
+
+
+def test_a_figure_the_page_does_not_state_is_not_supported(
+    multilingual_embedder: Embedder, policy: Policy
+) -> None:
+    page = "The composite filter lasts about 3000 hours in normal use, which is about six months."
+    hits = [make_hit(1, page)]
+    question = "How long does the composite filter last?"
+    right = _judge(
+        multilingual_embedder, policy, question, "The composite filter lasts about 3000 hours [1].", hits
+    )
+    wrong = _judge(
+        multilingual_embedder, policy, question, "The composite filter lasts about 5000 hours [1].", hits
+    )
+    assert (
+        (right.attribution is not None
+        and right.attribution.sentences[0].supported is not False)
+        or (right.verdict != "not_in_documents")
+    )
+    assert right.verdict != "not_in_documents"  # its evidence is on the page: never "do not answer"
+    assert wrong.verdict != "answered"
+    assert wrong.attribution is not None and not wrong.attribution.sentences[0].supported
+
+
+def test_an_answer_that_only_restates_the_question_is_not_answered(
+    multilingual_embedder: Embedder, policy: Policy
+) -> None:
+    page = (
+        "To make apt use a proxy, set Acquire::http::Proxy in /etc/apt/apt.conf, for example "
+        '"http://proxy.example:3128/". The setting applies to every apt command.'
+    )
+    hits = [make_hit(1, page)]
+    question = "Which setting controls the proxy that apt uses?"
+    restated = _judge(
+        multilingual_embedder,
+        policy,
+        question,
+        "The setting that controls the proxy that apt uses [1].",
+        hits,
+    )
+    assert restated.verdict != "answered"
+    right = _judge(
+        multilingual_embedder, policy, question, "Set Acquire::http::Proxy in /etc/apt/apt.conf [1].", hits
+    )
+    assert right.verdict == "answered"
+
+
+def test_contents_lines_are_never_found_or_used_as_evidence(multilingual_embedder: Embedder) -> None:
+    contents = (
+        "Contents\n2.4 How can R be obtained? . . . . . . . 4\n"
+        "7.18 Why does the output depend on the locale? . . 33"
+    )
+    body = "R can be obtained from CRAN, the Comprehensive R Archive Network, and its mirrors."
+    hits = [make_hit(1, contents, page=2), make_hit(2, body, page=4)]
+    question = "How can R be obtained?"
+    evidence = Evidence(question, hits, multilingual_embedder.embed)
+    assert [s.contents for s in evidence.sentences if s.chunk_id == 1] and all(
+        s.contents for s in evidence.sentences if s.chunk_id == 1 and "." * 3 in s.body.replace(" ", "")
+    )
+    found = locate(question, hits, multilingual_embedder.embed, multilingual_embedder.scales, evidence)
+    assert found and all(f.citation.chunk_id == 2 for f in found)
+
+
+def test_facts_read_the_same_in_both_languages() -> None:
+    english = facts_of("Run dpkg-reconfigure tzdata; it takes about 12 seconds.")
+    chinese = facts_of("运行 dpkg-reconfigure tzdata，大约需要 12 秒。")
+    assert "12" in english.numbers and "12" in chinese.numbers
+    assert "dpkg-reconfigure" in english.codes and "dpkg-reconfigure" in chinese.codes
+    assert missing_facts(english, chinese, "运行 dpkg-reconfigure tzdata，大约需要 12 秒。") == 0
+    minutes = facts_of("It takes about 12 minutes.")
+    assert missing_facts(minutes, chinese, "运行 dpkg-reconfigure tzdata，大约需要 12 秒。") == 1

@@ -1,0 +1,84 @@
+"""Screenshots of the one judge in the real app: English questions answered from a Chinese page.
+
+Run: xvfb-run -a -s "-screen 0 1400x900x24" .venv/bin/python -m tests.gui.judge_screens docs
+The real window, models and embedder over a temporary library of a Chinese article (and an English
+note beside it). Each question is asked in a new chat; the script prints every answer with its
+verdict and saves the window after each as docs/judge-<n>.png, so a person can read which answers
+are right and whether the verdict line says so.
+"""
+
+from __future__ import annotations
+
+import shutil
+import sys
+import tempfile
+from pathlib import Path
+
+from PySide6.QtCore import Qt
+from PySide6.QtTest import QTest
+from PySide6.QtWidgets import QApplication
+
+from app.core.config import Settings
+from app.gui.app import create_window, load_stylesheet
+from app.gui.fonts import ensure_cjk_font
+from tests.gui.conftest import make_pdf
+from tests.gui.dragdrop import drop_files
+from tests.gui.screenshots import save, wait_for
+
+# A Chinese article on writing RAG answers, three pages.
+ARTICLE_ZH = [
+    "RAG 回答的写法。检索增强生成（RAG）先从用户的文档里找出相关段落，再让模型根据这些段落作答。"
+    "段落的数量受上下文长度限制，一般取最相关的五到八段。",
+    "为什么 RAG 的回答要先下结论。在 RAG 里让模型“先总结文档再回答”，等于把输入材料又生成一遍，"
+    "成本翻倍且容易引入错误。更好的做法是直接给出结论，并用 [1]、[2] 标明出处。",
+    "引用与核对。每个结论都应标明页码，读者点击引用即可看到原文。模型的回答里没有出处的句子，"
+    "应当被标记出来，由读者自行核对。首字延迟主要取决于提示词的长度。",
+]
+NOTE_EN = [
+    "Release checklist. Before a release, run the whole test suite on a clean clone, "
+    "and update the screenshots of every screen that changed."
+]
+QUESTIONS = (
+    "Why should a RAG model not summarise the documents before answering?",
+    "What does the time to the first word mostly depend on?",
+    "How many passages does RAG usually take?",
+)
+
+
+def main(out: Path) -> int:
+    out.mkdir(parents=True, exist_ok=True)
+    work = Path(tempfile.mkdtemp(prefix="folio-judge-shots-"))
+    app = QApplication(sys.argv[:1])
+    ensure_cjk_font()
+    app.setStyleSheet(load_stylesheet())
+    docs = work / "docs"
+    docs.mkdir()
+    make_pdf(docs / "rag-answers.zh.pdf", ARTICLE_ZH)
+    make_pdf(docs / "release-checklist.pdf", NOTE_EN)
+    settings = Settings(temperature=0.0, seed=42, language="en")
+    window = create_window(settings, work / "library", settings_path=work / "settings.json")
+    window.resize(1280, 860)
+    window.show()
+    window.app.start()
+    wait_for(lambda: window.app.model_info is not None and window.app.embedder_ready, 180_000)
+    drop_files(window, [docs], at=(300, 300))
+    wait_for(lambda: not window.ingest.busy, 180_000)
+    for number, question in enumerate(QUESTIONS, start=1):
+        window.chat.new_chat()
+        window.question.edit.setPlainText(question)
+        QTest.keyClick(window.question.edit, Qt.Key.Key_Return)
+        wait_for(lambda: window.chat.active is None and not window.chat.busy, 300_000)
+        final = window.transcript.answer_views[-1].state.final
+        if final is not None:
+            print(
+                f"[{number}] {question}\n    answer: {final.answer!r}\n    verdict: {final.verdict}",
+                flush=True,
+            )
+        save(window, out / f"judge-{number}.png")
+    window.close()
+    shutil.rmtree(work, ignore_errors=True)
+    return 0
+
+
+if __name__ == "__main__":
+    raise SystemExit(main(Path(sys.argv[1] if len(sys.argv) > 1 else "docs")))
