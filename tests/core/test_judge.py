@@ -87,11 +87,6 @@ def test_a_figure_the_page_does_not_state_is_not_supported(
     wrong = _judge(
         multilingual_embedder, policy, question, "The composite filter lasts about 5000 hours [1].", hits
     )
-    assert (
-        (right.attribution is not None
-        and right.attribution.sentences[0].supported is not False)
-        or (right.verdict != "not_in_documents")
-    )
     assert right.verdict != "not_in_documents"  # its evidence is on the page: never "do not answer"
     assert wrong.verdict != "answered"
     assert wrong.attribution is not None and not wrong.attribution.sentences[0].supported
