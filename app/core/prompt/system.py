@@ -79,10 +79,3 @@ def passages_did_not_fit(question: str) -> str:
         "The passages found do not fit in the model's context, so no answer was written. "
         "Increase the context size in the settings."
     )
-
-
-def unsupported_notice(question: str) -> str:
-    """Appended to a complete answer none of whose statements the passages support."""
-    if cjk_language(question) is not None:
-        return "以上内容在您的文档中都找不到依据：文档没有回答这个问题。"
-    return "None of these statements was found in your documents: the documents do not answer this question."
