@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import pytest
 
-from app.core.contents import contents_share, is_contents_line
+from app.core.contents import contents_flags, contents_share, heading_level, is_contents_line
 
 CONTENTS = [
     "4 2.4 How can R be obtained?",
@@ -45,3 +45,43 @@ def test_the_share_of_a_page_that_is_contents() -> None:
     assert contents_share(page) == pytest.approx(3 / 4)
     assert contents_share("The tank holds 1.8 L.\nEmpty it daily.") == 0.0
     assert contents_share("") == 0.0
+
+
+def test_a_contents_list_without_page_numbers_is_a_run_of_numbered_headings() -> None:
+    toc = [
+        "1. Definitions and overview",
+        "    1.1. What is this FAQ?",
+        "    1.2. What is Debian GNU/Linux?",
+        "    1.3. What is the difference between Debian GNU/Linux and other",
+        "    Linux distributions?",
+        "    1.4. Does Debian just do GNU/Linux?",
+    ]
+    assert contents_flags(toc) == [False, True, True, True, True, True]
+    body = [
+        "1.1. What is this FAQ?",
+        "",
+        "This document gives frequently asked questions about Debian.",
+        "1.2. What is Debian GNU/Linux?",
+        "Debian GNU/Linux is a particular distribution of Linux.",
+    ]
+    assert not any(contents_flags(body))
+    steps = ["3.1 Remove the lid.", "3.2 Fill the tank to the line.", "3.3 Close the lid."]
+    assert not any(contents_flags(steps))  # a numbered procedure is no table of contents
+
+
+@pytest.mark.parametrize(
+    ("line", "level"),
+    [
+        ("Chapter 1. Definitions and overview", 1),
+        ("1.1. What is this FAQ?", 2),
+        ("3.1.2 Will there be different versions?", 3),
+        ("第三章 安装", 1),
+        ("第 2 节 配置", 2),
+        ("2.5 倍", 0),
+        ("The tank holds 1.8 L.", 0),
+        ("2.4 How can R be obtained? . . . . 4", 0),
+        ("1. Fill the tank", 0),
+    ],
+)
+def test_the_level_of_a_numbered_heading(line: str, level: int) -> None:
+    assert heading_level(line) == level
