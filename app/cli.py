@@ -24,6 +24,7 @@ from app.core.api import (
     FolioError,
     UsageError,
     message_text,
+    shown_heading,
     translate,
 )
 
@@ -242,6 +243,8 @@ def cmd_search(args: argparse.Namespace, folio: Folio, out: TextIO) -> int:
             else translate("Cli", "pp. {0}-{1}").format(hit.page, hit.page_end)
         )
         snippet = hit.text if len(hit.text) <= 240 else hit.text[:237] + "..."
+        if heading := shown_heading(hit):
+            pages = f"{pages} · {heading}"
         print(
             f"{n}. {hit.document}, {pages}  "
             + translate("Cli", "(score {0:.4f}, similarity {1:.2f})").format(hit.score, hit.similarity),

@@ -26,6 +26,7 @@ from app.core.api import (
     count_words,
     error_message,
     message_text,
+    shown_heading,
     translate,
     verdict_words,
 )
@@ -198,6 +199,8 @@ def _print_plain_tail(answer: Answer, out: TextIO, err: TextIO) -> None:
             pages = translate("Cli", "p. {0}").format(citation.page)
             if citation.page_end > citation.page:
                 pages = translate("Cli", "pp. {0}–{1}").format(citation.page, citation.page_end)
+            if heading := shown_heading(citation):
+                pages = f"{pages} · {heading}"
             found = "" if citation.source == "model" else "  " + translate("Cli", "(matched by Folio)")
             out.write(f"  [{citation.n}] {citation.document}, {pages}{found}\n")
     if answer.invalid_citations:

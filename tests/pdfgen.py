@@ -68,3 +68,21 @@ def write_encrypted_pdf(path: Path, pages: Sequence[Sequence[str]], password: st
         writer.write(handle)
     plain.unlink()
     return path
+
+
+def write_outlined_pdf(
+    path: Path, pages: Sequence[Sequence[str]], outline: Sequence[tuple[int, str, int]]
+) -> Path:
+    """The same document with bookmarks: (depth from 1, title, 0-based page) in reading order, a
+    bookmark of depth d nested under the last one of depth d - 1 (pypdf's writer)."""
+    import pypdf
+
+    plain = write_pdf(path.with_suffix(".plain.pdf"), pages)
+    writer = pypdf.PdfWriter(clone_from=str(plain))
+    parents: dict[int, object] = {}
+    for depth, title, page in outline:
+        parents[depth] = writer.add_outline_item(title=title, page_number=page, parent=parents.get(depth - 1))
+    with path.open("wb") as handle:
+        writer.write(handle)
+    plain.unlink()
+    return path

@@ -26,7 +26,7 @@ from app.core.generate.model import ModelInfo
 from app.core.ingest.readers import SECTION_KINDS
 from app.core.messages import CONTEXT as CORE_CONTEXT
 from app.core.messages import QT_TRANSLATE_NOOP
-from app.core.passage import Citation, Hit, SearchResult
+from app.core.passage import Citation, Hit, SearchResult, shown_heading
 from app.core.server_key import load_server_key, save_server_key
 from app.core.ui_text import (
     CLI_TEXT,
@@ -278,6 +278,7 @@ __all__ = [
     "replace_library",
     "save_server_key",
     "save_settings",
+    "shown_heading",
     "translate",
     "translations_dir",
     "verdict_line",

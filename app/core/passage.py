@@ -24,6 +24,12 @@ class Hit:
     # Documents without pages (DOCX, HTML, EPUB): heading path and paragraph, "Guide › Install, ¶ 2";
     # `page` is then the 1-based section number. "" for PDF and text pages.
     section: str = ""
+    # The headings the passage sits under, "Guide › Networking › Proxy settings" (a PDF's
+    # bookmarks, numbered headings, a section's path); "" when the document shows none.
+    heading: str = ""
+    # The passage is mostly a table of contents, an index or dotted-leader lines (app/core/contents.py):
+    # it lists where things are, so it is never shown as found evidence.
+    contents: bool = False
 
     def to_json(self) -> dict[str, Any]:
         return {
@@ -36,6 +42,8 @@ class Hit:
             "text": self.text,
             "chunk_id": self.chunk_id,
             "section": self.section,
+            "heading": self.heading,
+            "contents": self.contents,
         }
 
 
@@ -72,6 +80,7 @@ class Citation:
     # found the passage that supports a sentence the model left uncited (or cited wrongly).
     source: str = "model"
     section: str = ""  # heading path and paragraph for documents without pages (see Hit.section)
+    heading: str = ""  # the headings the passage sits under (see Hit.heading)
 
     def to_json(self) -> dict[str, Any]:
         return {
@@ -86,6 +95,7 @@ class Citation:
             "chunk_id": self.chunk_id,
             "source": self.source,
             "section": self.section,
+            "heading": self.heading,
         }
 
     @classmethod
@@ -103,6 +113,7 @@ class Citation:
             text=hit.text,
             source=source,
             section=hit.section,
+            heading=hit.heading,
         )
 
     @classmethod
@@ -119,7 +130,14 @@ class Citation:
             text=str(data.get("text", "")),
             source=str(data.get("source", "model")),
             section=str(data.get("section", "")),
+            heading=str(data.get("heading", "")),
         )
+
+
+def shown_heading(place: Hit | Citation) -> str:
+    """The heading path a source label shows after the page ("Guide › Networking › Proxy"), or ""
+    when there is none or the label's section already names it (documents without pages)."""
+    return "" if place.section else place.heading
 
 
 @dataclass(frozen=True)
@@ -133,3 +151,10 @@ class ChunkDraft:
     char_end: int
     n_tokens: int
     section: str = ""  # where it sits in a document without pages: "Guide › Install, ¶ 2"
+    heading: str = ""  # the headings it sits under (see Hit.heading)
+    contents: bool = False  # mostly table-of-contents or index lines (see Hit.contents)
+
+
+def with_heading(heading: str, text: str) -> str:
+    """What the embedder and the keyword tables see of a passage: its heading path, then its text."""
+    return f"{heading}\n{text}" if heading else text

@@ -83,6 +83,13 @@ MULTILINGUAL_WEIGHTS = {
 }
 
 
+# A chunk that is mostly a table of contents or an index (Hit.contents) keeps this share of its fused
+# score: it names the question's topic (its headings) but says nothing about it, so the pages it
+# points at come first. Fitted on the calibration half of the eval (benchmarks/README.md,
+# "Contents pages and heading paths").
+CONTENTS_WEIGHT = 0.25
+
+
 def query_script(query: str) -> str:
     """ "cjk" when the query has any CJK character, else "latin"."""
     return "cjk" if has_cjk(query) else "latin"
@@ -114,6 +121,8 @@ def row_hit(row: ChunkRow, score: float, query_vector: np.ndarray) -> Hit:
         score=score,
         similarity=float(np.dot(vector, query_vector)),
         section=row.section,
+        heading=row.heading,
+        contents=row.contents,
     )
 
 
@@ -129,6 +138,7 @@ class Retriever:
         weights: dict[str, LegWeights] | None = None,
         scripts: ScriptPartition | None = None,
         keyword_budget: int | None = RANKED_ROWS,
+        contents_weight: float = CONTENTS_WEIGHT,
     ) -> None:
         self.store = store
         self.index = index
@@ -137,6 +147,7 @@ class Retriever:
         self.weights = weights or (MULTILINGUAL_WEIGHTS if embedder.multilingual else WEIGHTS)
         self._scripts = scripts
         self.keyword_budget = keyword_budget  # rows each keyword leg ranks at most (None: all)
+        self.contents_weight = contents_weight
 
     @property
     def scripts(self) -> ScriptPartition:
@@ -246,6 +257,7 @@ class Retriever:
         query_vector, fused = self.fused(normalized, pool, translated)
         if not fused:  # no leg with a vote found anything: the dense ranking is better than none
             fused = reciprocal_rank_fusion([[cid for cid, _ in self.index.search(query_vector, pool)]])
+        fused = self.weigh_contents(fused)
         ranked = sorted(fused.items(), key=lambda item: (-item[1], item[0]))  # scores kept for the hits
         hits = [row_hit(row, score, query_vector) for row, score in self._distinct_places(ranked, k)]
         return SearchResult(query, hits, (time.perf_counter() - started) * 1000)
@@ -282,10 +294,20 @@ class Retriever:
             (weight, self.store.keyword_search(table, phrases, len(ids) or 1, None, document_id))
             for weight, table, phrases in self.keyword_legs(normalized)
         ]
-        fused = reciprocal_rank_fusion([r for _, r in legs], [w for w, _ in legs])
+        fused = self.weigh_contents(reciprocal_rank_fusion([r for _, r in legs], [w for w, _ in legs]))
         ranked = sorted(fused.items(), key=lambda item: (-item[1], item[0]))
         hits = [row_hit(row, score, query_vector) for row, score in self._distinct_places(ranked, k)]
         return SearchResult(query, hits, (time.perf_counter() - started) * 1000)
+
+    def weigh_contents(self, fused: dict[int, float]) -> dict[int, float]:
+        """The fused scores with each table-of-contents or index chunk's multiplied by
+        `contents_weight` (one look-up of the candidates' flags)."""
+        if self.contents_weight == 1.0:
+            return fused
+        contents = self.store.contents_chunks(list(fused))
+        return {
+            cid: score * self.contents_weight if cid in contents else score for cid, score in fused.items()
+        }
 
     def _distinct_places(self, ranked: list[tuple[int, float]], k: int) -> list[tuple[ChunkRow, float]]:
         """The best `k` chunks of which no two overlap; a chunk overlapping a better one is skipped."""

@@ -17,7 +17,7 @@ from PySide6.QtWidgets import (
     QWidget,
 )
 
-from app.core.api import Citation, bound_sentence, verdict_line
+from app.core.api import Citation, bound_sentence, shown_heading, verdict_line
 from app.gui.answer_state import DONE, FAILED, AnswerState
 from app.gui.found_line import FoundLine
 from app.gui.language import is_language_change
@@ -297,8 +297,10 @@ class AnswerView(QFrame):
         if scheme == "source" and citation.source == "matched":
             by_folio = html.escape(self.tr("found by Folio"))
             found = f' <span style="color:#666">({by_folio})</span>'
+        heading = shown_heading(citation)
+        under = f" · {html.escape(heading)}" if heading else ""
         return (
-            f'<a href="{scheme}:{n}">[{n}] {html.escape(citation.document)}, {pages}</a>{found}'
+            f'<a href="{scheme}:{n}">[{n}] {html.escape(citation.document)}, {pages}{under}</a>{found}'
             f' — <span style="color:#666">“{html.escape(snippet)}”</span>'
         )
 

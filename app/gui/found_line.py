@@ -7,7 +7,7 @@ import html
 from PySide6.QtCore import QEvent, Qt, Signal
 from PySide6.QtWidgets import QLabel, QWidget
 
-from app.core.api import FoundSentence
+from app.core.api import FoundSentence, shown_heading
 from app.gui.language import is_language_change
 
 
@@ -47,6 +47,8 @@ class FoundLine(QLabel):
                 if c.page_end <= c.page
                 else self.tr("pp. {0}–{1}").format(c.page, c.page_end)
             )
+            if heading := shown_heading(c):
+                place = f"{place} · {heading}"
             where = self.tr("Found on {0} {1}").format(c.document, place)
             link = f'<a href="found:{index}">{html.escape(where)}</a>'
             rows.append(self.tr("{0}: “{1}”").format(link, html.escape(item.sentence)))

@@ -21,6 +21,7 @@ from app.core.ingest.worker import ExtractionFailed, ExtractLimits, PageExtracto
 from app.core.normalize import normalize_text
 from app.core.qa import Folio, build_services
 from app.core.store.database import STORE_FILE
+from app.core.store.schema import SCHEMA_VERSION
 from tests.docgen import scan_pages
 from tests.pdfgen import write_pdf
 
@@ -172,6 +173,6 @@ def test_a_library_made_before_ocr_still_opens(library_dir: Path, embedder: Embe
     hit = reopened.search("Which wood do furniture makers prize?", 1).hits[0]
     assert hit.document == "fruit.pdf" and hit.page_end == 3 and hit.section == ""
     assert reopened.documents()[0].ocr_pages == 0
-    assert reopened.store.meta("schema_version") == "2"
+    assert reopened.store.meta("schema_version") == SCHEMA_VERSION
     assert reopened.verify().ok
     reopened.close()

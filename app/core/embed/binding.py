@@ -5,6 +5,7 @@ from __future__ import annotations
 import numpy as np
 
 from app.core.embed.embedder import Embedder
+from app.core.passage import with_heading
 from app.core.store.library import LibraryStore
 
 # Vectors of the same model on the same text agree to float rounding; another model's do not.
@@ -21,7 +22,7 @@ def reproduces_stored_vectors(store: LibraryStore, embedder: Embedder) -> bool:
     stored = np.stack([np.frombuffer(rows[i].embedding, dtype=np.float32) for i in ids if i in rows])
     if stored.shape[1] != embedder.dimension:
         return False
-    fresh = embedder.embed([rows[i].text for i in ids if i in rows])
+    fresh = embedder.embed([with_heading(rows[i].heading, rows[i].text) for i in ids if i in rows])
     return bool(np.min(np.sum(stored * fresh, axis=1)) >= SAME_VECTOR_COSINE)
 
 

@@ -33,6 +33,10 @@ class PageContent:
     paragraphs: tuple[int, ...] = ()  # start offsets of the section's paragraphs
     ocr: bool = False  # the text was recognised from the rendered page
     boxes: tuple[TextBox, ...] = ()
+    # A PDF's bookmarks that point at this page, (depth from 1, title) in outline order; () for a
+    # page none points at, None for a document without bookmarks (its headings are looked for in
+    # its lines instead: app/core/ingest/structure.py)
+    outline: tuple[tuple[int, str], ...] | None = None
 
 
 @dataclass(frozen=True)

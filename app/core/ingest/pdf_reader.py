@@ -84,6 +84,28 @@ class _Scanner:
         self.document.close()
 
 
+def read_outline(reader: Any) -> dict[int, list[tuple[int, str]]] | None:
+    """The PDF's bookmarks by 0-based page: (depth from 1, title) in outline order; None when it
+    has none (or they cannot be read: they only help, a file is never refused for them)."""
+    found: dict[int, list[tuple[int, str]]] = {}
+
+    def walk(items: list[Any], depth: int) -> None:
+        for item in items:
+            if isinstance(item, list):
+                walk(item, depth + 1)
+                continue
+            title = " ".join(str(getattr(item, "title", "") or "").split())
+            page = reader.get_destination_page_number(item)
+            if title and page is not None and page >= 0:
+                found.setdefault(page, []).append((depth, title))
+
+    try:
+        walk(list(reader.outline), 1)
+    except Exception:  # a broken outline (bad destinations, loops): read the file without it
+        return None
+    return found or None
+
+
 def read_pdf(path: Path, ocr: bool) -> Iterator[ReadEvent]:
     """PageContent for every page, in order; with `ocr`, first a PagePlan and an OcrStarted
     before each page that is recognised."""
@@ -110,6 +132,7 @@ def read_pdf(path: Path, ocr: bool) -> Iterator[ReadEvent]:
             if not opened:
                 raise UnreadableFile(QT_TRANSLATE_NOOP("Core", "password protected"))
         count = len(reader.pages)
+        outline = read_outline(reader)
     except UnreadableFile:
         raise
     except FileNotDecryptedError as exc:
@@ -133,6 +156,7 @@ def read_pdf(path: Path, ocr: bool) -> Iterator[ReadEvent]:
                 ) from exc
             except Exception:  # one bad page (broken content stream, font) must not sink the file
                 text = ""
+            marks = None if outline is None else tuple(outline.get(index, ()))
             if scanner is not None and _visible_chars(normalize_text(text)) < OCR_BELOW_CHARS:
                 yield OcrStarted(index + 1, count)
                 recognised = scanner.recognise(index)
@@ -140,10 +164,16 @@ def read_pdf(path: Path, ocr: bool) -> Iterator[ReadEvent]:
                     normalize_text(text)
                 ):
                     yield PageContent(
-                        index + 1, count, recognised[0], normalized=True, ocr=True, boxes=recognised[1]
+                        index + 1,
+                        count,
+                        recognised[0],
+                        normalized=True,
+                        ocr=True,
+                        boxes=recognised[1],
+                        outline=marks,
                     )
                     continue
-            yield PageContent(index + 1, count, text)
+            yield PageContent(index + 1, count, text, outline=marks)
     finally:
         if scanner is not None:
             scanner.close()

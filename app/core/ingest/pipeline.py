@@ -20,10 +20,11 @@ from app.core.ingest.page import OcrStarted, PageContent, PagePlan
 from app.core.ingest.read_base import ReadOptions
 from app.core.ingest.readers import SECTION_KINDS, file_kind, unsupported_reason
 from app.core.ingest.sections import paragraph_at, section_locator
+from app.core.ingest.structure import DocumentStructure
 from app.core.ingest.worker import ExtractionFailed, PageExtractor
 from app.core.messages import QT_TRANSLATE_NOOP
 from app.core.normalize import normalize_text
-from app.core.passage import ChunkDraft
+from app.core.passage import ChunkDraft, with_heading
 from app.core.store.layers import PageLayerInfo
 from app.core.store.library import LibraryStore
 from app.core.store.records import DocumentInfo, NewChunk
@@ -329,12 +330,13 @@ class Ingester:
             yield event.number, text
 
     def _embed(self, drafts: list[ChunkDraft]) -> list[NewChunk]:
-        matrix = self.embedder.embed([d.text for d in drafts])
+        matrix = self.embedder.embed([with_heading(d.heading, d.text) for d in drafts])
         return [NewChunk(d, matrix[i]) for i, d in enumerate(drafts)]
 
 
 class _PageCounter:
-    """Pages and characters seen while streaming a file; the texts the viewer will need."""
+    """Pages and characters seen while streaming a file; the texts the viewer will need; its
+    headings and contents lines."""
 
     def __init__(self) -> None:
         self.pages = 0
@@ -343,9 +345,11 @@ class _PageCounter:
         self.ocr_pages = 0
         self.layers: list[PageLayerInfo] = []
         self._sections: dict[int, tuple[str, tuple[int, ...]]] = {}
+        self.structure = DocumentStructure()
 
     def add(self, page: PageContent, text: str) -> None:
         self.pages = page.count
+        self.structure.add_page(page, text)
         self.text_chars += len(text.replace(" ", ""))
         if page.ocr:
             self.ocr_pages += 1
@@ -358,7 +362,9 @@ class _PageCounter:
             )
 
     def locate(self, draft: ChunkDraft) -> ChunkDraft:
-        """The draft with its section locator, for a chunk of a document without pages."""
+        """The draft with its heading path and contents flag, and its section locator for a chunk
+        of a document without pages."""
+        draft = self.structure.mark(draft)
         section = self._sections.get(draft.page_start)
         if section is None:
             return draft

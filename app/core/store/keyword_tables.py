@@ -10,6 +10,7 @@ from sqlalchemy import select, text
 from sqlalchemy.orm import Session
 
 from app.core.keywords import terms_text
+from app.core.passage import with_heading
 from app.core.store.models import Chunk
 
 # chunks_terms: words and CJK bigrams/characters ranked by bm25; chunks_trigram: partial words
@@ -143,15 +144,15 @@ def keyword_row_ids(session: Session, table: str) -> npt.NDArray[np.int64]:
 
 
 def refill_keyword_tables(session: Session, tables: Sequence[str]) -> None:
-    """Empty `tables` and index every chunk text again (the chunks are the truth)."""
+    """Empty `tables` and index every chunk again, its heading path and text (the chunks are the truth)."""
     for table in tables:
         session.execute(text(f"DELETE FROM {_checked(table)}"))
     last = 0
     while True:
         rows = session.execute(
-            select(Chunk.id, Chunk.text).where(Chunk.id > last).order_by(Chunk.id).limit(2000)
+            select(Chunk.id, Chunk.heading, Chunk.text).where(Chunk.id > last).order_by(Chunk.id).limit(2000)
         ).all()
         if not rows:
             break
-        insert_keyword_rows(session, [(r[0], r[1]) for r in rows], tables)
+        insert_keyword_rows(session, [(r[0], with_heading(r[1], r[2])) for r in rows], tables)
         last = rows[-1][0]

@@ -1,4 +1,4 @@
-"""Stored page texts for OCR'd pages and sections, and the schema migration that added them."""
+"""Stored page texts for OCR'd pages and sections (added in schema version 2: store/schema.py)."""
 
 from __future__ import annotations
 
@@ -6,13 +6,10 @@ import json
 from collections.abc import Sequence
 from dataclasses import dataclass
 
-from sqlalchemy import Engine, delete, func, inspect, select, text
+from sqlalchemy import delete, func, select
 from sqlalchemy.orm import Session
 
 from app.core.store.models import Document, PageLayer
-
-# Version 2: chunks.section and the page_layers table (OCR'd pages, sections of DOCX/HTML/EPUB).
-LAYERS_SCHEMA_VERSION = "2"
 
 
 @dataclass(frozen=True)
@@ -31,19 +28,6 @@ class PageLayerInfo:
     def boxes_between(self, start: int, end: int) -> list[tuple[float, float, float, float]]:
         """Boxes (x0, y0, x1, y1) of the lines that hold any of the text [start, end)."""
         return [(x0, y0, x1, y1) for s, e, x0, y0, x1, y1 in self.boxes if s < end and e > start]
-
-
-def migrate(engine: Engine) -> None:
-    """Bring a library made by an older Folio up to date, in place (new tables are created by
-    create_all already; columns are added here)."""
-    columns = {column["name"] for column in inspect(engine).get_columns("chunks")}
-    with engine.begin() as conn:
-        if "section" not in columns:
-            conn.execute(text("ALTER TABLE chunks ADD COLUMN section TEXT NOT NULL DEFAULT ''"))
-        conn.execute(
-            text("UPDATE meta SET value = :v WHERE key = 'schema_version' AND CAST(value AS INTEGER) < :n"),
-            {"v": LAYERS_SCHEMA_VERSION, "n": int(LAYERS_SCHEMA_VERSION)},
-        )
 
 
 def replace_layers(session: Session, document_id: int, layers: Sequence[PageLayerInfo]) -> None:

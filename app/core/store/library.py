@@ -14,6 +14,7 @@ from sqlalchemy.orm import Session, sessionmaker
 from app.core.errors import DocumentNotFoundError, EmbedderMismatchError
 from app.core.keywords import KEYWORDS_VERSION
 from app.core.messages import QT_TRANSLATE_NOOP
+from app.core.passage import with_heading
 from app.core.store.base import utcnow
 from app.core.store.database import open_engine, session_factory
 from app.core.store.file_lock import InterProcessLock
@@ -28,10 +29,8 @@ from app.core.store.keyword_tables import (
     search_keywords,
 )
 from app.core.store.layers import (
-    LAYERS_SCHEMA_VERSION,
     PageLayerInfo,
     load_layer,
-    migrate,
     ocr_page_counts,
     ocr_pages_of,
     replace_layers,
@@ -46,9 +45,9 @@ from app.core.store.records import (
     WriteOutcome,
     document_info,
 )
-from app.core.store.staging import ChunkStaging, remove_leftover_staging
+from app.core.store.schema import SCHEMA_VERSION, migrate
+from app.core.store.staging import ChunkStaging, chunk_fields, remove_leftover_staging
 
-SCHEMA_VERSION = LAYERS_SCHEMA_VERSION
 WRITER_LOCK_FILE = ".writer.lock"
 GENERATION_KEY = "index_generation"
 
@@ -257,10 +256,10 @@ class LibraryStore:
                     replace_layers(session, doc.id, layers() if layers is not None else [])
                     new_ids: list[int] = []
                     for part in staging.rows():
-                        rows = [Chunk(document_id=doc.id, **dict(staged)) for staged in part]
+                        rows = [Chunk(document_id=doc.id, **chunk_fields(staged)) for staged in part]
                         session.add_all(rows)
                         session.flush()
-                        insert_keyword_rows(session, [(r.id, r.text) for r in rows])
+                        insert_keyword_rows(session, [(r.id, with_heading(r.heading, r.text)) for r in rows])
                         new_ids.extend(r.id for r in rows)
                     before, after = _bump_generation(session)
                 change = VectorChange(before, after, replaced, np.asarray(new_ids, dtype=np.int64))
@@ -395,9 +394,19 @@ class LibraryStore:
                 c.text,
                 c.embedding,
                 c.section,
+                c.heading,
+                bool(c.contents),
             )
             for c, name, path in rows
         }
+
+    def contents_chunks(self, ids: Sequence[int]) -> set[int]:
+        """Which of these chunks are tables of contents or indexes (Chunk.contents)."""
+        if not ids:
+            return set()
+        with self.sessions() as session:
+            found = session.scalars(select(Chunk.id).where(Chunk.id.in_(list(ids)), Chunk.contents.is_(True)))
+            return {int(cid) for cid in found}
 
     def keyword_search(
         self,

@@ -61,6 +61,12 @@ class Chunk(Base):
     # Where the passage sits in a document without pages (DOCX, HTML, EPUB): heading path and
     # paragraph, "Guide › Install, ¶ 2"; "" for PDF and text pages. Added in schema version 2.
     section: Mapped[str] = mapped_column(Text, default="", server_default="")
+    # The heading path the passage sits under, "Guide › Networking › Proxy settings" ("" for none);
+    # what the embedder and the keyword tables saw is this path, a line break, then `text`.
+    # Added in schema version 3 (store/schema.py), as is:
+    heading: Mapped[str] = mapped_column(Text, default="", server_default="")
+    # The passage is mostly table-of-contents, index or dotted-leader lines (app/core/contents.py)
+    contents: Mapped[bool] = mapped_column(Boolean, default=False, server_default="0")
 
     document: Mapped[Document] = relationship(back_populates="chunks")
 

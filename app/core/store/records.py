@@ -62,6 +62,8 @@ class ChunkRow:
     text: str
     embedding: bytes
     section: str = ""  # "Guide › Install, ¶ 2" for documents without pages
+    heading: str = ""  # the heading path it sits under (passage.Hit.heading)
+    contents: bool = False  # a table of contents or an index (passage.Hit.contents)
 
 
 @dataclass(frozen=True)

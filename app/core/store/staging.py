@@ -18,6 +18,7 @@ import time
 from collections.abc import Iterator, Sequence
 from pathlib import Path
 from types import TracebackType
+from typing import Any
 
 import numpy as np
 import numpy.typing as npt
@@ -68,6 +69,13 @@ def _locked_owner(library_dir: Path) -> tuple[int, Path]:
     return fd, owner
 
 
+def chunk_fields(staged: sqlite3.Row) -> dict[str, Any]:
+    """A staged row's columns as a stored chunk's fields (a flag comes back from SQLite as 0 or 1)."""
+    fields = dict(staged)
+    fields["contents"] = bool(fields["contents"])
+    return fields
+
+
 class ChunkStaging:
     """Append (draft, vector) batches; read them back in order, a batch at a time."""
 
@@ -80,7 +88,7 @@ class ChunkStaging:
         self._db.execute(
             "CREATE TABLE staged (ordinal INTEGER PRIMARY KEY, text TEXT, page_start INTEGER, "
             "page_end INTEGER, char_start INTEGER, char_end INTEGER, n_tokens INTEGER, embedding BLOB, "
-            "section TEXT)"
+            "section TEXT, heading TEXT, contents BOOLEAN)"
         )
         self.count = 0
         self.max_page = 0
@@ -99,11 +107,13 @@ class ChunkStaging:
                     draft.n_tokens,
                     np.ascontiguousarray(vector, dtype=np.float32).tobytes(),
                     draft.section,
+                    draft.heading,
+                    draft.contents,
                 )
             )
             self.count += 1
             self.max_page = max(self.max_page, draft.page_end)
-        self._db.executemany("INSERT INTO staged VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?)", rows)
+        self._db.executemany("INSERT INTO staged VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)", rows)
         self._db.commit()
 
     def rows(self, batch: int = 500) -> Iterator[list[sqlite3.Row]]:
