@@ -10,10 +10,12 @@ from pytestqt.qtbot import QtBot
 
 from app.core.answering.attribution import attribute
 from app.core.answering.checking import verified_citations
-from app.core.passage import Hit
+from app.core.answering.locate import FoundSentence
+from app.core.passage import Citation, Hit
 from app.gui.answer_marks import annotated_markdown, plain_pieces
 from app.gui.answer_state import AnswerState
 from app.gui.answer_view import AnswerView
+from app.gui.found_line import FoundLine
 from tests.gui.fakes import fake_answer
 
 PASSAGES = [
@@ -103,3 +105,19 @@ def test_a_source_shows_the_passage_sentence_that_supports_the_answer(qtbot: QtB
     sources = view.sources.text()
     assert "[1] varn.pdf, pp. 2–3" in sources
     assert "thirty-one metres tall" in sources and "mill pond" not in sources
+
+
+def test_a_source_shows_the_headings_its_passage_sits_under(qtbot: QtBot) -> None:
+    passage = "The lighthouse at Cape Merrow is thirty-one metres tall and was finished in 1893."
+    heading = "Coast › Lighthouses › Cape Merrow"
+    hits = [
+        Hit(21, 1, "coast.pdf", "/docs/coast.pdf", 7, 7, 0, len(passage), passage, 0.5, 0.5, heading=heading)
+    ]
+    view = _finished_view(
+        qtbot, "How tall is the lighthouse?", "It is thirty-one metres tall [1].", [passage], hits
+    )
+    assert f"[1] coast.pdf, p. 7 · {heading}" in view.sources.text()
+    found = FoundLine()
+    qtbot.addWidget(found)
+    found.show_found([FoundSentence(Citation.from_hit(1, hits[0], "matched"), passage, 1.0)])
+    assert f"Found on coast.pdf p. 7 · {heading}" in found.text()
