@@ -85,8 +85,8 @@ MULTILINGUAL_WEIGHTS = {
 
 # A chunk that is mostly a table of contents or an index (Hit.contents) keeps this share of its fused
 # score: it names the question's topic (its headings) but says nothing about it, so the pages it
-# points at come first. Fitted on the calibration half of the eval (benchmarks/README.md,
-# "Contents pages and heading paths").
+# points at come first. A prior, not yet fitted: benchmarks/bench_contents_weight.py fits it on the
+# calibration half of the eval (benchmarks/README.md, "Contents pages and heading paths").
 CONTENTS_WEIGHT = 0.25
 
 
