@@ -26,6 +26,7 @@ INGEST_CODE = (
     "app/core/index",
     "app/core/embed",
     "app/core/keywords.py",
+    "app/core/contents.py",
     "app/core/script.py",
     "app/core/passage.py",
 )
