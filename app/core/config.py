@@ -91,6 +91,10 @@ class Settings:
     # The local model's KV cache elements: "f16" (llama.cpp's default) or "q8_0" (about half the
     # memory; needs flash attention). The eval's figures are in README "The KV cache".
     kv_cache_type: str = "f16"
+    # Prompt-lookup decoding (generate/lookup.py): the local model checks up to this many tokens
+    # copied from where the answer's last words occurred in the prompt in one decode; the text is
+    # the same, it comes sooner where the answer quotes its passages. 0 = off
+    lookup_tokens: int = 10
     # The window's and the CLI's language (LANGUAGES); "system": the locale's
     language: str = "system"
 
@@ -183,6 +187,11 @@ class Settings:
                 self.embed_precision in EMBED_PRECISIONS,
                 QT_TRANSLATE_NOOP("Core", "embedding precision must be one of {0}"),
                 (", ".join(EMBED_PRECISIONS),),
+            ),
+            (
+                0 <= self.lookup_tokens <= 64,
+                QT_TRANSLATE_NOOP("Core", "prompt-lookup draft tokens must be 0 (off) to 64"),
+                (),
             ),
             (
                 self.language in LANGUAGES,
@@ -282,6 +291,7 @@ MODEL_FIELDS = (
     "server_url",
     "server_model",
     "kv_cache_type",
+    "lookup_tokens",
 )
 
 

@@ -730,6 +730,10 @@
         <translation>嵌入精度必须是以下之一：{0}</translation>
     </message>
     <message>
+        <source>prompt-lookup draft tokens must be 0 (off) to 64</source>
+        <translation>提示查找的草稿词元数必须在 0（关闭）到 64 之间</translation>
+    </message>
+    <message>
         <source>language must be one of {0}</source>
         <translation>语言必须是以下之一：{0}</translation>
     </message>

@@ -5,8 +5,7 @@ from __future__ import annotations
 import ctypes
 import threading
 import time
-from collections.abc import Iterator, Sequence
-from dataclasses import dataclass
+from collections.abc import Generator, Iterator, Sequence
 from pathlib import Path
 from typing import Any
 
@@ -14,7 +13,9 @@ from app.core.cancel import CancelToken
 from app.core.config import Settings
 from app.core.errors import ModelError
 from app.core.generate.kv_cache import DEFAULT_KV_TYPE, llama_kv_options, llama_kv_types, model_kv_shape
+from app.core.generate.lookup import LookupStats, lookup_generate
 from app.core.generate.model import ChatRequest, ModelInfo, Sampling, check_model_file
+from app.core.generate.steps import GenerationEnd, TokenStep
 from app.core.generate.template import ChatTemplate
 from app.core.generate.textstream import THINKING, ChannelSplitter, Piece, Utf8Stream
 from app.core.generate.threads import default_batch_threads, default_threads, prefer_passive_openmp
@@ -25,43 +26,7 @@ CALIBRATION_TEXT = (
     "token under the target by sending fewer passages when the machine is slow. "
 )
 CHATML_STOPS = ("<|im_end|>", "<|im_start|>")
-
-
-@dataclass(frozen=True)
-class TokenStep:
-    """One sampled token and the text it completed (possibly none: a split character, a tag)."""
-
-    token: int
-    pieces: list[Piece]
-    thinking: bool
-    at: float  # time.perf_counter() when sampled
-
-
-@dataclass(frozen=True)
-class GenerationEnd:
-    """Why and how a generation ended; pieces is the text still held back at the end."""
-
-    finish_reason: str  # stop | length | cancelled | error
-    pieces: list[Piece]
-    prompt_tokens: int
-    cached_tokens: int  # prompt prefix reused from the KV cache, not evaluated again
-    prefill_ms: float | None  # stream start to first token
-    first_token_at: float | None
-    last_token_at: float | None
-    completion_tokens: int
-    thinking_tokens: int
-    error: str | None = None
-    # where the figures come from: "engine" (this process), "server usage", "server timings" (a
-    # server's own counts and decode rate) or "counted" (the streamed chunks, one token each)
-    counts_from: str = "engine"
-    decode_tokens_per_s: float | None = None  # the server's own decode rate, when it reports one
-
-    @property
-    def prefill_tokens_per_s(self) -> float | None:
-        evaluated = self.prompt_tokens - self.cached_tokens
-        if not self.prefill_ms or evaluated <= 0:
-            return None
-        return evaluated / (self.prefill_ms / 1000.0)
+__all__ = ["CHATML_STOPS", "Engine", "GenerationEnd", "TokenStep"]
 
 
 class Engine:
@@ -76,7 +41,10 @@ class Engine:
         n_batch: int = 512,
         n_threads_batch: int = 0,
         kv_cache_type: str = DEFAULT_KV_TYPE,
+        lookup_tokens: int = Settings().lookup_tokens,
     ) -> None:
+        """`lookup_tokens`: the longest draft of prompt-lookup decoding (generate/lookup.py); 0 = off;
+        by default the setting's default, so that every engine runs the loop the app runs."""
         self.model_path = Path(model_path)
         self.n_ctx = n_ctx
         self.n_threads = n_threads or default_threads()  # decode
@@ -84,6 +52,7 @@ class Engine:
         self.n_gpu_layers = n_gpu_layers
         self.n_batch = n_batch
         self.kv_cache_type = kv_cache_type
+        self.lookup_tokens = lookup_tokens
         self.lock = threading.Lock()  # one generation at a time; waiting on it is the queue span
         self._load_lock = threading.Lock()
         self._llm: Any = None
@@ -104,6 +73,7 @@ class Engine:
             settings.n_gpu_layers,
             n_threads_batch=settings.n_threads_batch,
             kv_cache_type=settings.kv_cache_type,
+            lookup_tokens=settings.lookup_tokens,
         )
 
     @property
@@ -125,6 +95,7 @@ class Engine:
             and self.n_threads_batch == (settings.n_threads_batch or default_batch_threads())
             and self.n_gpu_layers == settings.n_gpu_layers
             and self.kv_cache_type == settings.kv_cache_type
+            and self.lookup_tokens == settings.lookup_tokens
         )
 
     # loading -----------------------------------------------------------------------------------
@@ -326,6 +297,25 @@ class Engine:
             n = self._token_to_piece(self._vocab, token, buffer, len(buffer), 0, False)
         return buffer.raw[:n]
 
+    def _generator(
+        self, llm: Any, prompt: list[int], sampling: Sampling, grammar: Any, drafts: LookupStats
+    ) -> Generator[int, Any, None]:
+        """The sampled tokens after the prefilled prompt: prompt-lookup decoding when on, else
+        llama-cpp-python's own loop; both sample with the same chain (penalties, grammar, greedy)."""
+        options = {
+            "top_k": sampling.top_k,
+            "top_p": sampling.top_p,
+            "min_p": sampling.min_p,
+            "temp": sampling.temperature,
+            "repeat_penalty": sampling.repeat_penalty,
+            "grammar": grammar,
+        }
+        if self.lookup_tokens <= 0:
+            tokens: Generator[int, Any, None] = llm.generate(prompt, reset=True, **options)
+            return tokens
+        llm._sampler = llm._init_sampler(**options)  # kept by the Llama, as generate() keeps it
+        return lookup_generate(llm, prompt, llm._sampler, self.lookup_tokens, drafts)
+
     def stream(
         self,
         tokens: Sequence[int],
@@ -354,6 +344,7 @@ class Engine:
         first_at: float | None = None
         last_at: float | None = None
         completion = thinking = 0
+        drafts = LookupStats()
         reason = "error"
         error: str | None = None
 
@@ -369,6 +360,8 @@ class Engine:
                 completion_tokens=completion,
                 thinking_tokens=thinking,
                 error=error,
+                drafted_tokens=drafts.drafted,
+                accepted_tokens=drafts.accepted,
             )
 
         if not prompt or len(prompt) >= llm.n_ctx():
@@ -391,16 +384,7 @@ class Engine:
             llm.set_seed(sampling.seed)
             n_ctx = llm.n_ctx()
             compiled = self._grammar(grammar) if grammar else None
-            generator = llm.generate(
-                prompt,
-                top_k=sampling.top_k,
-                top_p=sampling.top_p,
-                min_p=sampling.min_p,
-                temp=sampling.temperature,
-                repeat_penalty=sampling.repeat_penalty,
-                reset=True,
-                grammar=compiled,
-            )
+            generator = self._generator(llm, prompt, sampling, compiled, drafts)
             is_eog, vocab, stop_ids = self._is_eog, self._vocab, self._stop_ids
             try:
                 for token in generator:
