@@ -93,8 +93,10 @@ class Settings:
     kv_cache_type: str = "f16"
     # Prompt-lookup decoding (generate/lookup.py): the local model checks up to this many tokens
     # copied from where the answer's last words occurred in the prompt in one decode; the text is
-    # the same, it comes sooner where the answer quotes its passages. 0 = off
-    lookup_tokens: int = 10
+    # the same. 0 = off, the default: on the busy 2-core machine a batch cost about one decode per
+    # token, so even with half the answer's tokens from kept drafts decode was not faster
+    # (benchmarks/bench_lookup.py: x0.90 median); try 10 on a CPU whose decode waits on memory.
+    lookup_tokens: int = 0
     # The window's and the CLI's language (LANGUAGES); "system": the locale's
     language: str = "system"
 

@@ -15,6 +15,7 @@ from app.core.errors import ModelError
 from app.core.generate.kv_cache import DEFAULT_KV_TYPE, llama_kv_options, llama_kv_types, model_kv_shape
 from app.core.generate.lookup import LookupStats, lookup_generate
 from app.core.generate.model import ChatRequest, ModelInfo, Sampling, check_model_file
+from app.core.generate.rate_store import rate_key, store_rate, stored_rate
 from app.core.generate.steps import GenerationEnd, TokenStep
 from app.core.generate.template import ChatTemplate
 from app.core.generate.textstream import THINKING, ChannelSplitter, Piece, Utf8Stream
@@ -157,7 +158,7 @@ class Engine:
         self._control_texts = self._find_control_texts(llm)
         self._is_eog = llama_cpp.llama_vocab_is_eog
         self._token_to_piece = llama_cpp.llama_token_to_piece
-        shape, kv_type = model_kv_shape(self.model_path), self.kv_cache_type
+        shape, kv_type = model_kv_shape(self.model_path, llm.metadata), self.kv_cache_type
         self._info = ModelInfo(
             name=self.model_path.name,
             path=str(self.model_path),
@@ -255,8 +256,18 @@ class Engine:
         """The prefill rate measured so far, without measuring it now."""
         return self._prefill_rate
 
+    def _rate_key(self) -> str | None:
+        import llama_cpp
+
+        info = llama_cpp.llama_print_system_info()
+        text = info.decode() if isinstance(info, bytes) else str(info)
+        return rate_key(self.model_path, self.n_threads_batch, self.n_batch, text)
+
     def prefill_rate(self) -> float:
-        """Prompt tokens per second on this machine: measured once (call with `lock` held)."""
+        """Prompt tokens per second on this machine: stored by an earlier run (rate_store.py), else
+        measured once and stored (call with `lock` held)."""
+        if self._prefill_rate is None:
+            self._prefill_rate = stored_rate(self._rate_key())
         if self._prefill_rate is None:
             llm = self._require_llm()
             text = CALIBRATION_TEXT * 16
@@ -269,12 +280,14 @@ class Engine:
             elapsed = time.perf_counter() - started
             llm.reset()
             self._prefill_rate = len(tokens) / max(elapsed, 1e-6)
+            store_rate(self._rate_key(), self._prefill_rate)
         return self._prefill_rate
 
     def _note_prefill(self, end: GenerationEnd) -> None:
         rate = end.prefill_tokens_per_s
         if rate and end.prompt_tokens - end.cached_tokens >= 128:
             self._prefill_rate = rate if self._prefill_rate is None else 0.5 * (self._prefill_rate + rate)
+            store_rate(self._rate_key(), self._prefill_rate)
 
     def text_tokens(self, text: str) -> list[int]:
         """The tokens of plain text as it would follow a prompt (no BOS, markers not parsed)."""

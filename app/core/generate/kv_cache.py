@@ -3,13 +3,15 @@
 from __future__ import annotations
 
 import inspect
+from collections.abc import Mapping
+from contextlib import suppress
 from dataclasses import dataclass
 from functools import cache
 from pathlib import Path
 from typing import Any
 
 from app.core.config import KV_CACHE_TYPES
-from app.core.generate.gguf_header import GgufHeader, GgufHeaderError, read_gguf_header
+from app.core.generate.gguf_header import GgufHeader, GgufHeaderError, MetaValue, read_gguf_header
 
 # ggml's element types a KV cache can hold: (bytes per block, elements per block, GGML_TYPE_* id)
 ELEMENT_TYPES: dict[str, tuple[int, int, int]] = {
@@ -89,8 +91,19 @@ def kv_shape(header: GgufHeader) -> KvShape:
     return KvShape(layers, kv_heads, key_length, value_length)
 
 
-def model_kv_shape(path: Path) -> KvShape | None:
-    """The KV shape of the GGUF at `path`; None when its header does not say."""
+def model_kv_shape(path: Path, loaded: Mapping[str, str] | None = None) -> KvShape | None:
+    """The KV shape of the GGUF at `path`; None when its header does not say. `loaded`: llama.cpp's
+    own reading of the header (`Llama.metadata`, every scalar as text), used when it says: reading
+    the file again walks the tokenizer's 300k strings in Python, most of a second of a cold load."""
+    if loaded is not None:
+        parsed: dict[str, MetaValue] = {}
+        for key, text in loaded.items():
+            try:
+                parsed[key] = int(text)
+            except ValueError:
+                parsed[key] = text  # an architecture name, or an array llama.cpp spelled as text
+        with suppress(KvShapeUnknown):
+            return kv_shape(GgufHeader(0, 0, parsed))
     try:
         return kv_shape(read_gguf_header(path))
     except (GgufHeaderError, KvShapeUnknown):

@@ -18,6 +18,7 @@ from dataclasses import dataclass, field
 from typing import Any
 
 NGRAM_SIZES = (3, 2)  # longest first: a 1-gram match is mostly a common word, a poor draft
+FIRST_DRAFT = 2  # verifying costs about one token's decode per draft token on a busy 2-core CPU
 
 
 @dataclass
@@ -78,10 +79,11 @@ def lookup_generate(
     pending = [prompt[-1]]
     ctx, n_ctx = llm._ctx, llm.n_ctx()
     limit = max(0, min(draft_tokens, llm.n_batch - 1))
+    size = min(limit, FIRST_DRAFT)
     while True:
         n_past = llm.n_tokens
         room = n_ctx - n_past - len(pending) - 1
-        draft = index.draft(min(limit, room))
+        draft = index.draft(min(size, room))
         batch = pending + draft
         ctx.kv_cache_seq_rm(-1, n_past, -1)
         llm._batch.set_batch(batch=batch, n_past=n_past, logits_all=True)
@@ -89,13 +91,19 @@ def lookup_generate(
         llm.input_ids[n_past : n_past + len(batch)] = batch
         stats.decodes += 1
         stats.drafted += len(draft)
+        kept = 0
         for i in range(len(batch)):
             token: int = sampler.sample(ctx, i)
             llm.n_tokens = n_past + i + 1  # batch[: i + 1] is the text so far; `token` follows it
             index.extend([token])
             accepted = i + 1 < len(batch) and batch[i + 1] == token
-            yield token
             if not accepted:
                 pending = [token]
+            else:
+                kept += 1
+                stats.accepted += 1
+            yield token
+            if not accepted:
                 break
-            stats.accepted += 1
+        if draft:  # a draft kept whole doubles the next one; one cut short sizes the next to it
+            size = min(limit, size * 2) if kept == len(draft) else max(1, kept + 1)
