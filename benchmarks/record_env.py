@@ -79,8 +79,15 @@ def llama_record() -> dict[str, Any]:
     try:
         import llama_cpp
 
+        sys.path.insert(0, str(ROOT))
+        from app.core.generate.cpu_kernels import load_cpu_kernels
+
+        kernels = load_cpu_kernels().to_json()  # which CPU variant runs (a GGML_BACKEND_DL build)
         info = llama_cpp.llama_print_system_info()
-        return {"system_info": info.decode() if isinstance(info, bytes) else str(info)}
+        return {
+            "system_info": info.decode() if isinstance(info, bytes) else str(info),
+            "cpu_kernels": kernels,
+        }
     except Exception as exc:  # no llama.cpp: say so, the rest of the record still helps
         return {"error": f"{type(exc).__name__}: {exc}"}
 

@@ -1125,6 +1125,18 @@
         <source>vector index rebuilt from the store</source>
         <translation>已根据存储重建向量索引</translation>
     </message>
+    <message>
+        <source>the CPU kernels {0} cannot run on this processor (found: {1})</source>
+        <translation>CPU 内核 {0} 无法在此处理器上运行（已找到：{1}）</translation>
+    </message>
+    <message>
+        <source>none of llama.cpp&apos;s CPU kernels can run on this processor ({0})</source>
+        <translation>llama.cpp 的 CPU 内核均无法在此处理器上运行（{0}）</translation>
+    </message>
+    <message>
+        <source>cannot load llama.cpp&apos;s CPU kernels {0}</source>
+        <translation>无法加载 llama.cpp 的 CPU 内核 {0}</translation>
+    </message>
 </context>
 <context>
     <name>DeletionNotice</name>

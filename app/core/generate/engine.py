@@ -12,6 +12,7 @@ from typing import Any
 from app.core.cancel import CancelToken
 from app.core.config import Settings
 from app.core.errors import ModelError
+from app.core.generate.cpu_kernels import load_cpu_kernels
 from app.core.generate.kv_cache import DEFAULT_KV_TYPE, llama_kv_options, llama_kv_types, model_kv_shape
 from app.core.generate.lookup import LookupStats, lookup_generate
 from app.core.generate.model import ChatRequest, ModelInfo, Sampling, check_model_file
@@ -115,6 +116,7 @@ class Engine:
                 return self._info
             check_model_file(self.model_path)
             prefer_passive_openmp()
+            load_cpu_kernels()
             from llama_cpp import Llama
 
             if self.kv_cache_type not in llama_kv_types():

@@ -1,0 +1,116 @@
+"""Which llama.cpp CPU kernels run: in a build of loadable CPU variants (GGML_BACKEND_DL with
+GGML_CPU_ALL_VARIANTS), the best variant this CPU supports, loaded once before the first model.
+
+llama-cpp-python 0.3.36 never calls ggml_backend_load_all, and ggml would only search the Python
+executable's folder and the working directory, not `llama_cpp/lib` where the variants are; so this
+module scores each `libggml-cpu-<variant>.so` there (ggml's own `ggml_backend_score`: 0 when the CPU
+lacks an instruction the variant needs) and loads the best with `ggml_backend_load`. In a build with
+one fixed set of kernels (GGML_NATIVE=OFF, no variants) the CPU backend is built in and nothing loads.
+`FOLIO_CPU_VARIANT=<name>` forces a variant (benchmarks, and proving a slower one runs). The AMX
+variant (sapphirerapids) is never chosen by itself: its score reads the CPUID bits without asking the
+OS (ggml: "FIXME: this does not check for OS support"), and AMX kernels crashed a native build here.
+"""
+
+from __future__ import annotations
+
+import ctypes
+import os
+import threading
+from dataclasses import dataclass
+from pathlib import Path
+
+from app.core.errors import ModelError
+from app.core.messages import QT_TRANSLATE_NOOP
+
+VARIANT_ENV = "FOLIO_CPU_VARIANT"
+PREFIX, SUFFIX = "libggml-cpu-", ".so"
+NEVER_CHOSEN = frozenset({"sapphirerapids"})  # AMX tiles: see the module's docstring
+
+
+@dataclass(frozen=True)
+class CpuKernels:
+    """The CPU kernels of this process: `variant` None means the build's one built-in set."""
+
+    variant: str | None
+    scores: tuple[tuple[str, int], ...] = ()  # every variant found and its score on this CPU
+
+    def to_json(self) -> dict[str, object]:
+        return {"variant": self.variant or "built-in", "scores": dict(self.scores)}
+
+
+_lock = threading.Lock()
+_loaded: CpuKernels | None = None
+
+
+def llama_lib_dir() -> Path:
+    import llama_cpp
+
+    return Path(llama_cpp.__file__).resolve().parent / "lib"
+
+
+def variant_files(lib_dir: Path) -> dict[str, Path]:
+    """The loadable CPU variants in `lib_dir`, by name ("haswell", "x64", ...)."""
+    found = {}
+    for path in lib_dir.glob(f"{PREFIX}*{SUFFIX}"):
+        found[path.name[len(PREFIX) : -len(SUFFIX)]] = path
+    return found
+
+
+def _score(path: Path) -> int:
+    """ggml's score of a variant on this CPU (0: not supported); the library is closed again."""
+    library = ctypes.CDLL(str(path))
+    try:
+        score_fn = library.ggml_backend_score
+        score_fn.restype = ctypes.c_int
+        return int(score_fn())
+    except AttributeError:
+        return 0
+    finally:
+        import _ctypes
+
+        _ctypes.dlclose(library._handle)
+
+
+def choose(scores: dict[str, int], forced: str | None) -> str:
+    """The variant to load: `forced` when given and supported, else the best scored one that
+    may be chosen by itself. ModelError when there is none."""
+    if forced:
+        if scores.get(forced, 0) <= 0:
+            raise ModelError(
+                QT_TRANSLATE_NOOP("Core", "the CPU kernels {0} cannot run on this processor (found: {1})"),
+                forced,
+                ", ".join(sorted(scores)),
+            )
+        return forced
+    usable = {name: score for name, score in scores.items() if score > 0 and name not in NEVER_CHOSEN}
+    if not usable:
+        raise ModelError(
+            QT_TRANSLATE_NOOP("Core", "none of llama.cpp's CPU kernels can run on this processor ({0})"),
+            ", ".join(sorted(scores)),
+        )
+    return max(usable, key=lambda name: usable[name])
+
+
+def load_cpu_kernels() -> CpuKernels:
+    """Load the CPU kernels once per process (before the first model); what runs."""
+    global _loaded
+    with _lock:
+        if _loaded is not None:
+            return _loaded
+        lib_dir = llama_lib_dir()
+        ggml = ctypes.CDLL(str(lib_dir / "libggml.so"))
+        ggml.ggml_backend_reg_count.restype = ctypes.c_size_t
+        files = variant_files(lib_dir)
+        if not files or ggml.ggml_backend_reg_count() > 0:
+            _loaded = CpuKernels(None)
+            return _loaded
+        scores = {name: _score(path) for name, path in sorted(files.items())}
+        name = choose(scores, os.environ.get(VARIANT_ENV) or None)
+        ggml.ggml_backend_load.restype = ctypes.c_void_p
+        ggml.ggml_backend_load.argtypes = [ctypes.c_char_p]
+        if not ggml.ggml_backend_load(os.fsencode(files[name])):
+            raise ModelError(
+                QT_TRANSLATE_NOOP("Core", "cannot load llama.cpp's CPU kernels {0}"), files[name]
+            )
+        _loaded = CpuKernels(name, tuple(scores.items()))
+        return _loaded

@@ -1,0 +1,40 @@
+"""Choosing llama.cpp's CPU kernels: the best supported variant, never AMX by itself, a forced one
+only when the CPU runs it; the set-up's build (one built-in kernel set) loads nothing."""
+
+from __future__ import annotations
+
+import pytest
+
+from app.core.errors import ModelError
+from app.core.generate.cpu_kernels import choose, llama_lib_dir, load_cpu_kernels, variant_files
+
+SCORES = {"x64": 1, "sse42": 5, "haswell": 64, "skylakex": 0, "sapphirerapids": 4000}
+
+
+def test_the_best_scored_variant_is_chosen_but_never_amx_by_itself() -> None:
+    assert choose(SCORES, None) == "haswell"
+    assert choose({"x64": 1, "sse42": 5}, None) == "sse42"
+
+
+def test_a_forced_variant_runs_only_where_the_cpu_supports_it() -> None:
+    assert choose(SCORES, "x64") == "x64"
+    assert choose(SCORES, "sapphirerapids") == "sapphirerapids"  # asked for by name: allowed
+    with pytest.raises(ModelError, match="skylakex cannot run"):
+        choose(SCORES, "skylakex")
+    with pytest.raises(ModelError, match="zen4 cannot run"):
+        choose(SCORES, "zen4")
+
+
+def test_no_runnable_variant_is_a_model_error() -> None:
+    with pytest.raises(ModelError, match=r"none of llama\.cpp's CPU kernels"):
+        choose({"skylakex": 0, "sapphirerapids": 4000}, None)
+
+
+def test_the_installed_build_reports_what_runs() -> None:
+    """The set-up's build (GGML_NATIVE=OFF) has its kernels built in; a variant build loads one."""
+    kernels = load_cpu_kernels()
+    files = variant_files(llama_lib_dir())
+    if files:
+        assert kernels.variant in files
+    else:
+        assert kernels.variant is None and kernels.to_json()["variant"] == "built-in"
