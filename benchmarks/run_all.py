@@ -1,7 +1,7 @@
 """`make bench`: run the benchmark set that fits in about 15 minutes on 2 quiet cores, print one table.
 
 Usage: python benchmarks/run_all.py [--full] [--only threads,generate,latency,cli,ingest,determinism,gui,
-       retrieval_scale,evidence] [--table-only]
+       retrieval_scale,evidence,cpu_variants,lookup,cold_load] [--table-only]
 Retrieval at scale runs at 10k chunks here; 100k and 1M are run by hand (bench_retrieval_scale.py
 --chunks 1000000 --keep DIR --ann: ~17 min to build the 1M library once, 12.7 GB of disk).
 --full runs more rounds and longer prompts (about 45 minutes on 2 cores). Each script writes
@@ -23,11 +23,14 @@ ROOT = Path(__file__).resolve().parents[1]
 sys.path.insert(0, str(ROOT))
 
 from app.core import paths  # noqa: E402
+from benchmarks.speed_rows import speed_rows  # noqa: E402
 
 RESULTS = ROOT / "benchmarks" / "results"
 SAMPLES = ROOT.parent / "shared" / "pdf-samples"
 
-DEFAULT_SET = "threads,generate,latency,cli,ingest,determinism,gui,retrieval_scale"
+DEFAULT_SET = (
+    "threads,generate,latency,cli,ingest,determinism,gui,retrieval_scale,cpu_variants,lookup,cold_load"
+)
 QUICK = {
     "threads": ["--rounds", "3", "--prompt-tokens", "2000", "--decode-tokens", "32"],
     "generate": ["--pairs", "5", "--prompt-tokens", "1000", "--tokens", "64", "--ttft-rounds", "2"],
@@ -38,6 +41,9 @@ QUICK = {
     "gui": [],
     "retrieval_scale": ["--chunks", "10000", "--ann"],
     "evidence": ["--questions", "8"],  # not in the default set (about 10 min): --only evidence
+    "cpu_variants": ["--rounds", "2", "--prompt-tokens", "256", "--decode-tokens", "16"],
+    "lookup": ["--prompts", "6", "--tokens", "96", "--lookup-tokens", "10"],
+    "cold_load": ["--rounds", "3"],
 }
 FULL = {
     "threads": ["--rounds", "7", "--prompt-tokens", "2000", "--decode-tokens", "64"],
@@ -54,6 +60,9 @@ FULL = {
     "gui": ["--pages", "300"],
     "retrieval_scale": ["--chunks", "10000", "--ann"],
     "evidence": ["--questions", "16"],
+    "cpu_variants": ["--rounds", "3", "--prompt-tokens", "512", "--decode-tokens", "32"],
+    "lookup": ["--prompts", "12", "--tokens", "128", "--lookup-tokens", "10"],
+    "cold_load": ["--rounds", "5"],
 }
 
 
@@ -269,6 +278,7 @@ def table() -> str:
                 )
             )
     rows += scale_rows()
+    rows += speed_rows(load)
     lines = ["| figure | median (min–max) | goal |", "|---|---|---|"]
     lines += [f"| {a} | {b} | {c} |" for a, b, c in rows]
     env_name = next((n for n in ("threads", "generate", "cli", "ingest") if load(n)), None)
