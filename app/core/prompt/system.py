@@ -14,6 +14,28 @@ INSTRUCTIONS = (
     "- If the passages do not contain the answer, say plainly that the documents do not cover it.\n"
     "- Answer in the language of the question."
 )
+# Settings.prompt_style "worked", for small models that restate the question instead of answering
+# it (issue 32): the rules above with the answer form of a short factual question, then one made-up
+# example in the question's script (answer_instructions).
+ANSWER_FORM = (
+    "- For a short factual question, your first sentence states the value or fact itself, with its [n]. "
+    "Never repeat the question. Never answer with only a marker like [1]."
+)
+_INTRO, _FIRST_RULE, *_OTHER_RULES = INSTRUCTIONS.split("\n")
+WORKED_INSTRUCTIONS = "\n".join([_INTRO, _FIRST_RULE, ANSWER_FORM, *_OTHER_RULES])
+EXAMPLE_HEADER = "An example of the answer form (made up, not from the user's documents; never cite it):"
+WORKED_EXAMPLE_EN = (
+    f"{EXAMPLE_HEADER}\n"
+    "Passage [1]: The option autosave_minutes sets how often drafts are saved; the default is 10.\n"
+    "Question: Which option controls how often drafts are saved?\n"
+    "Answer: autosave_minutes controls it; the default is 10 minutes [1]."
+)
+WORKED_EXAMPLE_ZH = (
+    f"{EXAMPLE_HEADER}\n"
+    "段落 [1]：选项 autosave_minutes 设置草稿自动保存的间隔，默认为 10 分钟。\n"
+    "问题：哪个选项控制草稿自动保存的间隔？\n"
+    "回答：是 autosave_minutes，默认为 10 分钟 [1]。"
+)
 # The map step of a whole-document summary (answering/whole.py): a few points of one window of pages.
 SUMMARY_INSTRUCTIONS = (
     "You summarise part of the user's document from the numbered passages below.\n"
@@ -43,6 +65,18 @@ def format_passage(n: int, hit: Hit) -> str:
 def passages_block(hits: Sequence[Hit]) -> str:
     """The numbered passages, [1] first, separated by blank lines."""
     return "\n\n".join(format_passage(n, hit) for n, hit in enumerate(hits, start=1))
+
+
+def answer_instructions(style: str, question: str) -> str:
+    """The instructions of an answer's prompt (Settings.prompt_style): "plain", the rules alone;
+    "worked", the rules with the answer form, then the example in the question's script (Chinese for
+    any CJK question, English otherwise)."""
+    if style == "plain":
+        return INSTRUCTIONS
+    if style == "worked":
+        example = WORKED_EXAMPLE_ZH if cjk_language(question) is not None else WORKED_EXAMPLE_EN
+        return f"{WORKED_INSTRUCTIONS}\n\n{example}"
+    raise ValueError(f"unknown prompt style {style!r}")
 
 
 def system_prompt(hits: Sequence[Hit], instructions: str = INSTRUCTIONS) -> str:
