@@ -21,6 +21,7 @@ SCHEMA_VERSION = 1
 CITE_MODES = ("free", "constrained")
 EMBED_PRECISIONS = ("auto", "fp32", "bf16")  # the embedder's arithmetic (embed/precision.py)
 ANSWER_FROM = ("passages", "found", "hinted")  # what the prompt shows (answering/focus.py)
+PROMPT_STYLES = ("plain", "worked")  # the answer prompt's instructions (prompt/system.py)
 FIGURES_FROM = ("anywhere", "found")  # which numbers the answer may write (answering/focus.py)
 FOLDER_DELETIONS = ("ask", "always", "never")  # a file deleted from a watched folder: remove its document?
 KV_CACHE_TYPES = ("f16", "q8_0")  # the local model's KV cache elements (generate/kv_cache.py)
@@ -77,6 +78,12 @@ class Settings:
     # (the passages alone), "found" (only the located sentences and their neighbours: locate, then
     # answer), "hinted" (the passages, and the located sentences again after the question)
     answer_from: str = "passages"
+    # The instructions of the answer prompt (prompt/system.py answer_instructions): "plain" (the
+    # rules), "worked" (the rules, an answer form for short factual questions and one made-up
+    # worked example in the question's script, for small models that restate the question instead
+    # of answering it: issue 32). Not in the Settings dialog; `make eval EVAL_ARGS="--prompt-style
+    # worked"` compares them.
+    prompt_style: str = "plain"
     # Which numbers the answer may write: "anywhere" (free), or "found": only those spelled in the
     # located sentences and the question, by a decoding grammar (generate/cite_grammar.py)
     figures_from: str = "anywhere"
@@ -179,6 +186,11 @@ class Settings:
                 self.answer_from in ANSWER_FROM,
                 QT_TRANSLATE_NOOP("Core", "answer from must be one of {0}"),
                 (", ".join(ANSWER_FROM),),
+            ),
+            (
+                self.prompt_style in PROMPT_STYLES,
+                QT_TRANSLATE_NOOP("Core", "prompt style must be one of {0}"),
+                (", ".join(PROMPT_STYLES),),
             ),
             (
                 self.figures_from in FIGURES_FROM,

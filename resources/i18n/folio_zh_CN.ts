@@ -722,6 +722,10 @@
         <translation>回答依据必须是以下之一：{0}</translation>
     </message>
     <message>
+        <source>prompt style must be one of {0}</source>
+        <translation>提示词风格必须是以下之一：{0}</translation>
+    </message>
+    <message>
         <source>figures from must be one of {0}</source>
         <translation>数字来源必须是以下之一：{0}</translation>
     </message>

@@ -24,6 +24,7 @@ from app.core.messages import QT_TRANSLATE_NOOP
 from app.core.passage import Hit, SearchResult
 from app.core.prompt.budget import Budget, HistoryTurn, PromptPlan, assemble
 from app.core.prompt.reuse import follow_up_order
+from app.core.prompt.system import answer_instructions
 from app.core.store.conversations import Turn
 
 Search = Callable[[str, int], SearchResult]
@@ -137,7 +138,8 @@ def prepare_prompt(
     """The prompt within the token budget: the passages as the prompt shows them, best-first, then
     the newest history turns (a follow-up's trusted turns only: history.py); a continuation resumes
     inside the assistant turn. `located`: the sentences Folio found, which the prompt shows as
-    Settings.answer_from says (focus.py)."""
+    Settings.answer_from says (focus.py). The instructions are Settings.prompt_style's, in the
+    question's script."""
     settings = ask.settings
     target_s = settings.ttft_target_s
     rate = engine.prefill_rate() if target_s > 0 else None
@@ -147,6 +149,7 @@ def prepare_prompt(
     shown = prompt_passages(ask, hits, turns, embed, scales, located)
     question = escape(question_in_its_language(ask.question, shown_turns))
     escaped = [replace(hit, text=escape(hit.text)) for hit in shown]
+    instructions = answer_instructions(settings.prompt_style, ask.question)
 
     def plan_for(text: str) -> PromptPlan:
         return assemble(
@@ -158,6 +161,7 @@ def prepare_prompt(
             max_tokens=ask.sampling.max_tokens,
             enable_thinking=ask.thinking,
             ttft_limit_tokens=int(target_s * rate) if rate else None,
+            instructions=instructions,
         )
 
     plan = plan_for(question)
