@@ -33,7 +33,14 @@ os.environ.setdefault("TRANSFORMERS_OFFLINE", "1")
 REPO = Path(__file__).resolve().parents[1]
 sys.path.insert(0, str(REPO))
 
-from app.core.config import ANSWER_FROM, EMBED_PRECISIONS, FIGURES_FROM, KV_CACHE_TYPES, Settings  # noqa: E402
+from app.core.config import (  # noqa: E402
+    ANSWER_FROM,
+    EMBED_PRECISIONS,
+    FIGURES_FROM,
+    KV_CACHE_TYPES,
+    PROMPT_STYLES,
+    Settings,
+)
 from app.core.qa import Folio, build_services  # noqa: E402
 from benchmarks.evaluation import report, scoring  # noqa: E402
 from benchmarks.evaluation.chats import summarize_chats  # noqa: E402
@@ -88,6 +95,12 @@ def parse_args(argv: Sequence[str] | None = None) -> argparse.Namespace:
         help="what the prompt shows of the located sentences (default: the app's)",
     )
     parser.add_argument(
+        "--prompt-style",
+        choices=PROMPT_STYLES,
+        default=Settings().prompt_style,
+        help="the answer prompt's instructions (worked: answer form and example; default: the app's)",
+    )
+    parser.add_argument(
         "--figures-from",
         choices=FIGURES_FROM,
         default=Settings().figures_from,
@@ -138,6 +151,7 @@ def eval_settings(args: argparse.Namespace) -> Settings:
         embed_precision=args.embed_precision,
         evidence_selection=args.evidence == "on",
         answer_from=args.answer_from,
+        prompt_style=args.prompt_style,
         figures_from=args.figures_from,
         kv_cache_type=args.kv_cache,
     )
@@ -274,6 +288,8 @@ def main(argv: Sequence[str] | None = None) -> int:
     variant = "" if default else f"-evidence-{args.evidence}"
     if settings.answer_from != Settings().answer_from:
         variant += f"-from-{settings.answer_from}"
+    if settings.prompt_style != Settings().prompt_style:
+        variant += f"-prompt-{settings.prompt_style}"
     if settings.figures_from != Settings().figures_from:
         variant += f"-figures-{settings.figures_from}"
     if settings.kv_cache_type != Settings().kv_cache_type:
