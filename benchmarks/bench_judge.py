@@ -2,8 +2,10 @@
 
 Times (a) the judge as the pipeline runs it after the answer, with the question's evidence already
 worked out at locate (the word check, the answer's sentences embedded, the policy), and (b) the
-evidence itself (the passages split and embedded once per question, before the model runs). Prints
-the medians and writes benchmarks/results/judge_cost.json with record_env.
+evidence itself (the passages split and embedded once per question, before the model runs); both
+the app's way (one RecentVectors shared by the check and the judge, so each sentence is embedded
+once) and the embedder called by each, in turn in the same run. Prints the medians and writes
+benchmarks/results/judge_cost.json with record_env.
 
     .venv/bin/python benchmarks/bench_judge.py [--runs 15]
 """
@@ -25,16 +27,18 @@ from app.core.answering.judge.evidence import Evidence  # noqa: E402
 from app.core.answering.judge.judge import judge_answer  # noqa: E402
 from app.core.answering.judge.policy import policy_for  # noqa: E402
 from app.core.embed.embedder import Embedder  # noqa: E402
+from app.core.embed.recent import RecentVectors  # noqa: E402
 from app.core.passage import Hit  # noqa: E402
 from benchmarks.record_env import write_result  # noqa: E402
 
 QUESTION = "How often should the composite filter be replaced, and can it be washed?"
+# every sentence differs from passage to passage, as in a real library (a repeated one is embedded once)
 PASSAGE = (
-    "Section {n}. The composite filter of the purifier lasts about 3000 hours in normal use, which is "
-    "roughly six months when the purifier runs eight hours a day. The filter must not be washed with "
-    "water: water destroys its activated carbon layer. The pre-filter can be cleaned every two weeks "
-    "with a vacuum cleaner. Replace the filter when the indicator turns red, and reset the indicator by "
-    "holding the filter key for five seconds. Page {n} of 8."
+    "Section {n}. The composite filter of purifier model A{n} lasts about 3000 hours in normal use, which "
+    "is roughly six months when the purifier runs eight hours a day. The filter of model A{n} must not be "
+    "washed with water: water destroys its activated carbon layer. The pre-filter of model A{n} can be "
+    "cleaned every two weeks with a vacuum cleaner. Replace the filter of model A{n} when the indicator "
+    "turns red, and reset the indicator by holding the filter key for five seconds. Page {n} of 8."
 )
 ANSWER_SENTENCES = [
     "The composite filter lasts about 3000 hours in normal use [1].",
@@ -44,6 +48,11 @@ ANSWER_SENTENCES = [
     "Replace the filter when the indicator turns red [3].",
     "Then hold the filter key for five seconds to reset the indicator [3].",
 ]
+
+
+# the app's way (Folio.answerer: one RecentVectors for the check and the judge) and the embedder called
+# by each as before (the answer's sentences embedded by the check, then again by the judge)
+WAYS = ("embedded once", "embedded twice")
 
 
 def passages() -> list[Hit]:
@@ -60,39 +69,50 @@ def main() -> int:
     embedder = Embedder(paths.models_dir() / paths.DEFAULT_EMBED_MODEL_DIR)
     embedder.load()
     hits = passages()
-    answer = " ".join(ANSWER_SENTENCES * 3)  # ~300 tokens
+    # ~300 tokens of distinct sentences (a repeated sentence would be embedded once)
+    answer = " ".join(f"{s[:-5]}, as point {k} says{s[-5:]}" for k in range(3) for s in ANSWER_SENTENCES)
     tokens = sum(embedder.count_tokens([answer]))
     vectors = embedder.embed([hit.text for hit in hits])
-    verifier = embedding_verifier(lambda ids: vectors[[i - 1 for i in ids]], embedder.embed, embedder.scales)
     policy = policy_for(embedder.name)
-    judge_ms, evidence_ms = [], []
-    verdict = None
-    for _ in range(args.runs + 1):  # the first is a warm-up
-        started = time.perf_counter()
-        evidence = Evidence(QUESTION, hits, embedder.embed)
-        evidence.vectors()
-        built = time.perf_counter()
-        verdict = judge_answer(QUESTION, answer, hits, verifier, policy, embedder.embed, evidence).verdict
-        done = time.perf_counter()
-        evidence_ms.append((built - started) * 1000.0)
-        judge_ms.append((done - built) * 1000.0)
-    judge_ms, evidence_ms = judge_ms[1:], evidence_ms[1:]
-    figures = {
+    timings: dict[str, dict[str, list[float]]] = {way: {"judge": [], "evidence": []} for way in WAYS}
+    verdicts: dict[str, str | None] = {}
+    for run in range(args.runs + 1):  # the first is a warm-up
+        for way in WAYS:  # side by side, in turn
+            # as Folio.answerer builds them, new for each run so that nothing is remembered across runs
+            embed = RecentVectors(embedder.embed) if way == "embedded once" else embedder.embed
+            verifier = embedding_verifier(lambda ids: vectors[[i - 1 for i in ids]], embed, embedder.scales)
+            started = time.perf_counter()
+            evidence = Evidence(QUESTION, hits, embed)
+            evidence.vectors()
+            built = time.perf_counter()
+            verdicts[way] = judge_answer(QUESTION, answer, hits, verifier, policy, embed, evidence).verdict
+            done = time.perf_counter()
+            if run:
+                timings[way]["evidence"].append((built - started) * 1000.0)
+                timings[way]["judge"].append((done - built) * 1000.0)
+    figures: dict[str, object] = {
         "answer_tokens": tokens,
         "passages": len(hits),
         "runs": args.runs,
-        "judge_ms_median": statistics.median(judge_ms),
-        "judge_ms_min": min(judge_ms),
-        "judge_ms_max": max(judge_ms),
-        "evidence_ms_median": statistics.median(evidence_ms),
-        "verdict": verdict,
         "embedder": embedder.name,
     }
-    print(
-        f"judge: {figures['judge_ms_median']:.1f} ms median ({min(judge_ms):.1f}-{max(judge_ms):.1f}) for a "
-        f"{tokens}-token answer over {len(hits)} passages; evidence (once per question, at locate): "
-        f"{figures['evidence_ms_median']:.1f} ms; verdict {verdict}"
-    )
+    medians: dict[str, float] = {}
+    for way, slug in zip(WAYS, ("", "_embedded_twice"), strict=True):
+        judge_ms, evidence_ms = timings[way]["judge"], timings[way]["evidence"]
+        medians[way] = statistics.median(judge_ms)
+        figures[f"judge_ms_median{slug}"] = statistics.median(judge_ms)
+        figures[f"judge_ms_min{slug}"] = min(judge_ms)
+        figures[f"judge_ms_max{slug}"] = max(judge_ms)
+        figures[f"evidence_ms_median{slug}"] = statistics.median(evidence_ms)
+        figures[f"verdict{slug}"] = verdicts[way]
+        print(
+            f"judge ({way}): {statistics.median(judge_ms):.1f} ms median ({min(judge_ms):.1f}-"
+            f"{max(judge_ms):.1f}) for a {tokens}-token answer over {len(hits)} passages; evidence (once "
+            f"per question, at locate): {statistics.median(evidence_ms):.1f} ms; verdict {verdicts[way]}"
+        )
+    ratio = medians["embedded once"] / medians["embedded twice"]
+    figures["judge_ratio_once_to_twice"] = ratio
+    print(f"judge, embedded once / embedded twice: {ratio:.2f}")
     write_result("judge_cost", figures)
     return 0
 

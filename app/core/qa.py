@@ -137,16 +137,18 @@ class Folio:
                 from app.core.answering.checking import embedding_verifier
                 from app.core.answering.judge.policy import policy_for
                 from app.core.answering.pipeline import Answerer
+                from app.core.embed.recent import RecentVectors
 
                 scales = self.embedder.scales
-                verifier = embedding_verifier(self._stored_vectors, self.embedder.embed, scales)
+                embed = RecentVectors(self.embedder.embed)  # the check and the judge embed once
+                verifier = embedding_verifier(self._stored_vectors, embed, scales)
                 self._answerer = Answerer(
                     self.settings_owner,
                     self.conversations,
                     self.search,
                     self.model_slot,
                     verifier,
-                    self.embedder.embed,
+                    embed,
                     scales,
                     self.passages,
                     library=self,
