@@ -83,6 +83,12 @@ def parse_args(argv: Sequence[str] | None = None) -> argparse.Namespace:
     )
     parser.add_argument("--questions", type=Path, help="another question set file")
     parser.add_argument(
+        "--before",
+        type=Path,
+        help="an earlier run's results file (e.g. benchmarks/results/eval-before-judge.json): every half's "
+        "tables read before → after over the same questions, with a line per question that changed",
+    )
+    parser.add_argument(
         "--evidence",
         choices=("on", "off"),
         default="on" if Settings().evidence_selection else "off",
@@ -203,8 +209,19 @@ def load_baseline(ids: set[str]) -> tuple[dict[str, Any], str] | None:
     return scoring.by_language(records, scoring.summarize_retrieval), note
 
 
+def load_before(path: Path | None) -> tuple[list[scoring.RetrievalRecord], list[scoring.AnswerRecord]]:
+    """An earlier run's records (eval_answers.py's results file), or none."""
+    if path is None:
+        return [], []
+    data = json.loads(path.read_text(encoding="utf-8"))
+    retrieval = [scoring.retrieval_record_from_json(r) for r in data.get("retrieval") or []]
+    answers = [scoring.AnswerRecord(**r) for r in data.get("answers") or []]
+    return retrieval, answers
+
+
 def main(argv: Sequence[str] | None = None) -> int:
     args = parse_args(argv)
+    retrieval_before, answers_before = load_before(args.before)
     questions = load_questions(args.questions) if args.questions else load_questions()
     chosen = select(questions, args)
     if not chosen:
@@ -242,10 +259,19 @@ def main(argv: Sequence[str] | None = None) -> int:
     print(report.table(retrieval_summary, report.RETRIEVAL_COLUMNS, baseline[0] if baseline else None))
     split = {"retrieval": report.split_summaries(retrieval, questions, scoring.summarize_retrieval)}
     halves_text, halves = report.half_tables(
-        retrieval, questions, scoring.summarize_retrieval, scoring.by_language, report.RETRIEVAL_COLUMNS
+        retrieval,
+        questions,
+        scoring.summarize_retrieval,
+        scoring.by_language,
+        report.RETRIEVAL_COLUMNS,
+        retrieval_before,
     )
     split["retrieval_halves"] = halves
     print(halves_text)
+    if args.before:
+        changed = report.changed_retrieval(retrieval_before, retrieval)
+        print(f"\n### Retrieval: {len(changed)} question(s) changed since {args.before.name}\n")
+        print("\n".join(changed))
     print("\n### Retrieval by source of the document, and traps\n")
     print(report.table(split["retrieval"], report.RETRIEVAL_COLUMNS))
     answer_summary: dict[str, Any] = {}
@@ -256,10 +282,19 @@ def main(argv: Sequence[str] | None = None) -> int:
         print(report.table(answer_summary, report.ANSWER_COLUMNS))
         split["answers"] = report.split_summaries(answers, questions, scoring.summarize_answers)
         halves_text, halves = report.half_tables(
-            answers, questions, scoring.summarize_answers, scoring.by_language, report.ANSWER_COLUMNS
+            answers,
+            questions,
+            scoring.summarize_answers,
+            scoring.by_language,
+            report.ANSWER_COLUMNS,
+            answers_before,
         )
         split["answer_halves"] = halves
         print(halves_text)
+        if args.before:
+            changed = report.changed_answers(answers_before, answers)
+            print(f"\n### Answers: {len(changed)} question(s) changed since {args.before.name}\n")
+            print("\n".join(changed))
         print("\n### Answers by source of the document (generated, real), and traps\n")
         print(report.table(split["answers"], report.ANSWER_COLUMNS))
 
@@ -270,6 +305,7 @@ def main(argv: Sequence[str] | None = None) -> int:
             f"{summary['history_right']}, answer in the question's language {summary['language_right']})"
         )
     selection = {"lang": args.lang, "limit": args.limit, "ids": args.ids, "half": args.half}
+
     document = {
         "date": datetime.now(UTC).isoformat(timespec="seconds"),
         "model": None if args.retrieval_only else str(model),
@@ -277,6 +313,7 @@ def main(argv: Sequence[str] | None = None) -> int:
         "settings": settings.to_dict(),
         "max_tokens": args.max_tokens,
         "selection": selection,
+        "before": str(args.before) if args.before else None,
         "library": library.name,
         "summary": {"retrieval": retrieval_summary, "answers": answer_summary, "split": split},
         "chats": summarize_chats(chats) if chats else None,

@@ -123,9 +123,11 @@ def half_tables(
     summarize: Callable[[Sequence[Any]], dict[str, Any]],
     by_language: Callable[[Sequence[Any], Any], dict[str, dict[str, Any]]],
     columns: Sequence[tuple[str, str]],
+    before: Sequence[Any] = (),
 ) -> tuple[str, dict[str, dict[str, dict[str, Any]]]]:
     """One table per half of the set (split.json: calibration, held out), per language and
-    cross-language, and the summaries behind them."""
+    cross-language, and the summaries behind them; with `before` (the same questions' records of an
+    earlier run), each cell reads "before → after"."""
     half = {q.id: q.half for q in questions.questions}
     texts, summaries = [], {}
     for name in ("calibration", "held_out"):
@@ -133,9 +135,47 @@ def half_tables(
         if not mine:
             continue
         summaries[name] = by_language(mine, summarize)
+        ids = {r.id for r in mine}
+        earlier = [r for r in before if r.id in ids]
+        baseline = by_language(earlier, summarize) if earlier else None
         title = "held-out half" if name == "held_out" else "calibration half"
-        texts.append(f"\n### The {title} ({len(mine)} questions)\n\n" + table(summaries[name], columns))
+        compared = f", before → after ({len(earlier)} of them in the earlier run)" if earlier else ""
+        texts.append(
+            f"\n### The {title} ({len(mine)} questions{compared})\n\n"
+            + table(summaries[name], columns, baseline)
+        )
     return "\n".join(texts), summaries
+
+
+def changed_answers(before: Sequence[AnswerRecord], after: Sequence[AnswerRecord]) -> list[str]:
+    """One line per question whose rightness or verdict changed between two runs: its id, right or
+    not before → after, the verdict before → after, and the new answer's start."""
+    earlier = {r.id: r for r in before}
+    lines = []
+    for record in after:
+        old = earlier.get(record.id)
+        if old is None:
+            continue
+        verdicts = (old.extra.get("verdict"), record.extra.get("verdict"))
+        if old.correct == record.correct and verdicts[0] == verdicts[1]:
+            continue
+        right = f"{'right' if old.correct else 'wrong'} → {'right' if record.correct else 'wrong'}"
+        verdict = f"{verdicts[0]!s:16} → {verdicts[1]!s:16}"
+        lines.append(f"{record.id:12} {right:15} {verdict} {_short(record.answer, 70)}")
+    return lines
+
+
+def changed_retrieval(before: Sequence[RetrievalRecord], after: Sequence[RetrievalRecord]) -> list[str]:
+    """One line per question whose first answer-page rank changed between two runs."""
+    earlier = {r.id: r for r in before}
+    lines = []
+    for record in after:
+        old = earlier.get(record.id)
+        if old is None or old.first_rank == record.first_rank:
+            continue
+        rank = f"{old.first_rank or '-'} → {record.first_rank or '-'}"
+        lines.append(f"{record.id:12} rank of the first answer page {rank}")
+    return lines
 
 
 TRAP_ROWS = (("copy-trap", "copy traps"), ("wrong-binding", "wrong-binding traps"))
