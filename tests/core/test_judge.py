@@ -3,6 +3,8 @@ and contents lines that never count as evidence."""
 
 from __future__ import annotations
 
+from collections.abc import Callable
+
 import pytest
 
 from app.core.answering.checking import embedding_verifier
@@ -12,6 +14,7 @@ from app.core.answering.judge.judge import Judgement, judge_answer
 from app.core.answering.judge.policy import DEFAULT, Policy, policy_for
 from app.core.answering.locate import locate
 from app.core.embed.embedder import Embedder
+from app.core.embed.recent import RecentVectors
 from app.core.passage import Hit
 from tests.core.answer_helpers import make_hit
 
@@ -29,26 +32,30 @@ def policy(multilingual_embedder: Embedder) -> Policy:
     return found
 
 
-def _judge(embedder: Embedder, policy: Policy, question: str, answer: str, hits: list[Hit]) -> Judgement:
-    vectors = embedder.embed([hit.text for hit in hits])
-    by_id = {hit.chunk_id: row for hit, row in zip(hits, vectors, strict=True)}
-    verifier = embedding_verifier(
-        lambda ids: vectors[[list(by_id).index(i) for i in ids]], embedder.embed, embedder.scales
-    )
-    evidence = Evidence(question, hits, embedder.embed)
-    located = [
-        (f.citation.chunk_id, f.sentence) for f in locate(question, hits, embedder.embed, embedder.scales)
-    ]
-    return judge_answer(question, answer, hits, verifier, policy, embedder.embed, evidence, located)
+JudgeOf = Callable[[str, str, list[Hit]], Judgement]
 
 
-def test_a_right_english_answer_over_a_chinese_page_is_answered(
-    multilingual_embedder: Embedder, policy: Policy
-) -> None:
+@pytest.fixture(scope="module")
+def judged(multilingual_embedder: Embedder, policy: Policy) -> JudgeOf:
+    """judged(question, answer, hits): the answer judged as Folio.answerer does it (the word check with
+    the embedder, the question's evidence and located sentences, one RecentVectors for them all)."""
+    embedder = multilingual_embedder
+
+    def judge_of(question: str, answer: str, hits: list[Hit]) -> Judgement:
+        embed = RecentVectors(embedder.embed)
+        vectors = embedder.embed([hit.text for hit in hits])
+        rows = {hit.chunk_id: row for row, hit in enumerate(hits)}
+        verifier = embedding_verifier(lambda ids: vectors[[rows[i] for i in ids]], embed, embedder.scales)
+        evidence = Evidence(question, hits, embed)
+        located = [(f.citation.chunk_id, f.sentence) for f in locate(question, hits, embed, embedder.scales)]
+        return judge_answer(question, answer, hits, verifier, policy, embed, evidence, located)
+
+    return judge_of
+
+
+def test_a_right_english_answer_over_a_chinese_page_is_answered(judged: JudgeOf) -> None:
     hits = [make_hit(1, RAG_ZH, document="rag-notes.pdf", page=3)]
-    right = _judge(
-        multilingual_embedder,
-        policy,
+    right = judged(
         RAG_QUESTION,
         "Because it makes the model generate the input material a second time, which doubles the cost "
         "and easily introduces errors [1].",
@@ -61,13 +68,9 @@ def test_a_right_english_answer_over_a_chinese_page_is_answered(
     assert sentence.basis == "meaning"  # no word of it is on the Chinese page
 
 
-def test_a_wrong_english_answer_over_the_same_chinese_page_is_not(
-    multilingual_embedder: Embedder, policy: Policy
-) -> None:
+def test_a_wrong_english_answer_over_the_same_chinese_page_is_not(judged: JudgeOf) -> None:
     hits = [make_hit(1, RAG_ZH, document="rag-notes.pdf", page=3)]
-    wrong = _judge(
-        multilingual_embedder,
-        policy,
+    wrong = judged(
         RAG_QUESTION,
         "Because summaries make the model forget which language the user wrote in [1].",
         hits,
@@ -75,44 +78,43 @@ def test_a_wrong_english_answer_over_the_same_chinese_page_is_not(
     assert wrong.verdict != "answered"
 
 
-def test_a_figure_the_page_does_not_state_is_not_supported(
-    multilingual_embedder: Embedder, policy: Policy
-) -> None:
+def test_a_figure_the_page_does_not_state_is_not_supported(judged: JudgeOf) -> None:
     page = "The composite filter lasts about 3000 hours in normal use, which is about six months."
     hits = [make_hit(1, page)]
     question = "How long does the composite filter last?"
-    right = _judge(
-        multilingual_embedder, policy, question, "The composite filter lasts about 3000 hours [1].", hits
-    )
-    wrong = _judge(
-        multilingual_embedder, policy, question, "The composite filter lasts about 5000 hours [1].", hits
-    )
+    right = judged(question, "The composite filter lasts about 3000 hours [1].", hits)
+    wrong = judged(question, "The composite filter lasts about 5000 hours [1].", hits)
     assert right.verdict != "not_in_documents"  # its evidence is on the page: never "do not answer"
     assert wrong.verdict != "answered"
     assert wrong.attribution is not None and not wrong.attribution.sentences[0].supported
 
 
-def test_an_answer_that_only_restates_the_question_is_not_answered(
-    multilingual_embedder: Embedder, policy: Policy
-) -> None:
+def test_an_answer_that_only_restates_the_question_is_not_answered(judged: JudgeOf) -> None:
     page = (
         "To make apt use a proxy, set Acquire::http::Proxy in /etc/apt/apt.conf, for example "
         '"http://proxy.example:3128/". The setting applies to every apt command.'
     )
     hits = [make_hit(1, page)]
     question = "Which setting controls the proxy that apt uses?"
-    restated = _judge(
-        multilingual_embedder,
-        policy,
+    restated = judged(
         question,
         "The setting that controls the proxy that apt uses [1].",
         hits,
     )
     assert restated.verdict != "answered"
-    right = _judge(
-        multilingual_embedder, policy, question, "Set Acquire::http::Proxy in /etc/apt/apt.conf [1].", hits
-    )
+    assert restated.says_nothing
+    right = judged(question, "Set Acquire::http::Proxy in /etc/apt/apt.conf [1].", hits)
     assert right.verdict == "answered"
+    assert not right.says_nothing
+
+
+def test_a_bare_marker_says_nothing_and_a_refusal_is_not_that(judged: JudgeOf) -> None:
+    hits = [make_hit(1, "The composite filter lasts about 3000 hours in normal use.")]
+    question = "How long does the composite filter last?"
+    bare = judged(question, "[1]", hits)
+    refused = judged(question, "The documents do not say how long the filter lasts.", hits)
+    assert bare.verdict == "not_answered" and bare.says_nothing
+    assert refused.verdict == "not_in_documents" and not refused.says_nothing
 
 
 def test_contents_lines_are_never_found_or_used_as_evidence(multilingual_embedder: Embedder) -> None:

@@ -14,7 +14,7 @@ from app.core.answering.run import AnswerRun
 from app.core.answering.scoring import Embed
 from app.core.answering.types import Answer
 from app.core.answering.verdict import Verdict
-from app.core.answering.verdict_text import unverified_notice
+from app.core.answering.verdict_text import found_instead, unverified_notice
 from app.core.passage import Citation
 from app.core.prompt.budget import Budget, DroppedPassage
 from app.core.prompt.citations import parse_citations
@@ -51,7 +51,9 @@ def check(
     if reason == "stop" and judgement.verdict == "not_answered":
         # Nothing the model wrote could be verified: say so after it (the sentences' offsets stay
         # valid), never that the documents do not answer: the sentences Folio found may hold it.
-        text = f"{text}\n\n{unverified_notice(run.question)}"
+        # An answer that states nothing (the question again, a bare marker) gets what Folio found.
+        found = [(f.citation, f.sentence) for f in run.located] if judgement.says_nothing else []
+        text = f"{text}\n\n{found_instead(run.question, found) or unverified_notice(run.question)}"
     run.mark("verify", verify_started)
     return CheckedText(text, citations, invalid, checked, judgement.verdict)
 

@@ -2,9 +2,10 @@
 
 from __future__ import annotations
 
-from collections.abc import Callable
+from collections.abc import Callable, Sequence
 
 from app.core.messages import QT_TRANSLATE_NOOP
+from app.core.passage import Citation
 from app.core.script import cjk_language
 
 # (context, text) -> the text in the interface's language; the caller's translator
@@ -35,8 +36,13 @@ UNVERIFIED_NOTICE_EN = (
     "Folio could not verify this answer against your documents: check it against the sentences found above."
 )
 UNVERIFIED_NOTICE_ZH = "Folio 无法在您的文档中核实这个回答：请对照上面找到的原文。"
+# After a complete answer that states nothing (it only says the question again, or is a bare
+# citation marker): what Folio found and where, in the question's language (at most FOUND_SHOWN).
+FOUND_INSTEAD_EN = "The answer above does not state what your documents say. Folio found this:"
+FOUND_INSTEAD_ZH = "上面的回答没有说出文档中的内容。Folio 找到的原文："
+FOUND_SHOWN = 2
 # What earlier releases appended instead (answers saved then still carry it).
-_EARLIER_NOTICES = (
+EARLIER_NOTICES = (
     "None of these statements was found in your documents: the documents do not answer this question.",
     "以上内容在您的文档中都找不到依据：文档没有回答这个问题。",
 )
@@ -78,9 +84,39 @@ def unverified_notice(question: str) -> str:
     return UNVERIFIED_NOTICE_ZH if cjk_language(question) is not None else UNVERIFIED_NOTICE_EN
 
 
-def strip_notice(text: str) -> str:
-    """The model's text without the note Folio appended to it (this release's or an earlier one's)."""
-    for notice in (UNVERIFIED_NOTICE_EN, UNVERIFIED_NOTICE_ZH, *_EARLIER_NOTICES):
+def place_words(citation: Citation, chinese: bool = False) -> str:
+    """Where a passage is, as a person reads it: "guide.pdf, p. 3", "guide.pdf, pp. 3–4", or its
+    section for a document without pages; "guide.pdf 第 3 页" in Chinese text."""
+    if citation.section:
+        return f"{citation.document}, {citation.section}"
+    span = citation.page_end > citation.page
+    if chinese:
+        pages = f"{citation.page}–{citation.page_end}" if span else str(citation.page)
+        return f"{citation.document} 第 {pages} 页"
+    pages = f"pp. {citation.page}–{citation.page_end}" if span else f"p. {citation.page}"
+    return f"{citation.document}, {pages}"
+
+
+def found_instead(question: str, found: Sequence[tuple[Citation, str]]) -> str:
+    """Appended to a complete answer that states nothing: the sentences Folio found for the question
+    (the best first) with where each is, in the question's language; "" when it found none."""
+    if not found:
+        return ""
+    chinese = cjk_language(question) is not None
+    lead = FOUND_INSTEAD_ZH if chinese else FOUND_INSTEAD_EN
+    quote = "“{1}”（{0}）" if chinese else "{0}: “{1}”"
+    lines = [quote.format(place_words(c, chinese), " ".join(s.split())) for c, s in found[:FOUND_SHOWN]]
+    return "\n".join([lead, *lines])
+
+
+def strip_note(text: str) -> str:
+    """The model's own text without the note Folio appended after it (either kind, or an earlier
+    release's)."""
+    for lead in (FOUND_INSTEAD_EN, FOUND_INSTEAD_ZH):
+        at = text.rfind(f"\n\n{lead}")
+        if at >= 0:
+            return text[:at].rstrip()
+    for notice in (UNVERIFIED_NOTICE_EN, UNVERIFIED_NOTICE_ZH, *EARLIER_NOTICES):
         if text.endswith(notice):
             return text[: -len(notice)].rstrip()
     return text

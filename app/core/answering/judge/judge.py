@@ -31,6 +31,9 @@ class Judgement:
 
     attribution: Attribution | None
     verdict: Verdict | None
+    # it states nothing: every statement only says the question again, or there is none (a bare
+    # citation marker), and it does not refuse
+    says_nothing: bool = False
 
 
 def rule(signal: SentenceSignals, policy: Policy) -> SentenceRuling:
@@ -51,7 +54,11 @@ def rule(signal: SentenceSignals, policy: Policy) -> SentenceRuling:
     supported = (
         not signal.problem
         and (signal.lexical or by_meaning)
-        and signal.fact_about >= policy.fact_about_cosine
+        and (
+            signal.fact_about >= policy.fact_about_cosine
+            or signal.fact_gap >= policy.fact_about_gap
+            or (policy.fact_located_enough and signal.fact_located)
+        )
     )
     about = supported and (
         signal.lexical_about is True or signal.located or signal.about_cosine >= policy.about_cosine
@@ -97,13 +104,14 @@ def judge(
         return Judgement(None, None)
     signals = measure(question, attribution, passages, evidence, located)
     rulings, verdict = decide(signals, policy, not_covered, finish_reason)
+    says_nothing = not signals.refused and all(r.restated for r in rulings)
     sentences = list(attribution.sentences)
     for signal, ruling in zip(signals.sentences, rulings, strict=True):
         sentences[signal.index] = _ruled(sentences[signal.index], signal, ruling, evidence)
     judged = [s for s in sentences if s.supported is not None]
     rate = sum(1 for s in judged if s.supported) / len(judged) if judged else None
     wrong = tuple(dict.fromkeys(n for s in sentences for n in s.wrong_citations))
-    return Judgement(Attribution(tuple(sentences), rate, wrong), verdict)
+    return Judgement(Attribution(tuple(sentences), rate, wrong), verdict, says_nothing)
 
 
 def judge_answer(

@@ -35,6 +35,11 @@ class Policy:
     # the cosine of the question with a passage sentence stating a figure the answer gives, below
     # which that figure is bound to something else than what was asked
     fact_about_cosine: float = -1.0
+    # ...or, either being enough, relative to the passage sentence most about the question: how much
+    # less about it the sentence stating the figure may be (0: it must be that one; 1: never enough)
+    fact_about_gap: float = 1.0
+    # ...or the figure being stated by a sentence Folio found for the question before the model ran
+    fact_located_enough: bool = False
     # the share of factual sentences supported and about the question for "answered" (else "partly")
     answered_share: float = 1.0
     # whether a sentence's meaning can support it in CJK text (an English-only embedder: no)

@@ -39,6 +39,12 @@ class SentenceSignals:
     # number it gives that the question does not, the best cosine of the question with a usable
     # passage sentence holding that number; the weakest of these (2.0 when it gives no new number)
     fact_about: float = 2.0
+    # the same, less the best cosine of the question with any usable sentence of the prompt's
+    # passages (0 when the sentence most about the question states the figure; 0.0 without numbers)
+    fact_gap: float = 0.0
+    # every number it gives that the question does not is stated by a sentence Folio found for the
+    # question before the model ran (True when it gives no new number)
+    fact_located: bool = True
 
     @property
     def gain(self) -> float:
@@ -82,7 +88,9 @@ def measure(
     answer_vectors = evidence.embed_texts(bodies) if vectors is not None else None
     question_terms = set(content_terms(normalize(question)))
     question_facts = facts_of(question)
+    top = max((float(vectors[1][i] @ vectors[0]) for i in usable), default=-1.0) if vectors else -1.0
     passage_facts = {chunk: facts_of(text) for chunk, text in texts.items()}
+    located_numbers = frozenset(n for _, text in located for n in facts_of(text).numbers)
     measured = []
     for row, index in enumerate(factual):
         check = attribution.sentences[index]
@@ -103,6 +111,7 @@ def measure(
             if chunk is not None
             else len(claimed.numbers)
         )
+        fact_about = _fact_about(claimed.numbers - question_facts.numbers, usable, evidence, vectors)
         terms = set(content_terms(normalize(body)))
         novelty = len(terms - question_terms) / len(terms) if terms else 0.0
         measured.append(
@@ -121,7 +130,9 @@ def measure(
                 novelty=novelty,
                 new_facts=_adds_facts(claimed, question_facts),
                 cjk=has_cjk(body) or (best >= 0 and has_cjk(evidence.sentences[best].body)),
-                fact_about=_fact_about(claimed.numbers - question_facts.numbers, usable, evidence, vectors),
+                fact_about=fact_about,
+                fact_gap=fact_about - top if fact_about <= 1.0 else 0.0,
+                fact_located=(claimed.numbers - question_facts.numbers) <= located_numbers,
             )
         )
     return Signals(tuple(measured), refused)
