@@ -8,6 +8,7 @@ from dataclasses import asdict, dataclass, field
 from typing import Any
 
 from app.core.answering.refusal import is_refusal
+from app.core.answering.verdict_text import strip_note
 from app.core.contents import is_contents_line
 from benchmarks.evaluation.dataset import CROSS_DIRECTIONS, LANGS, Question, answer_matches, wrong_matches
 
@@ -130,8 +131,11 @@ class AnswerRecord:
 
 
 def score_answer(question: Question, data: dict[str, Any]) -> AnswerRecord:
-    """Score `answer.to_json()` (the `folio ask --json` document) against the question."""
-    text = str(data.get("answer") or "")
+    """Score `answer.to_json()` (the `folio ask --json` document) against the question: the model's
+    own text is scored, without the note Folio appends to an answer it could not verify (the found
+    sentences it quotes would otherwise count as the model's answer)."""
+    shown = str(data.get("answer") or "")
+    text = strip_note(shown)
     refusal = is_refusal(text)
     # An answerable question is answered right when every pattern group matches, the answer is
     # not a refusal and gives none of a trap's wrong figures; an unanswerable one when refused.
@@ -159,7 +163,7 @@ def score_answer(question: Question, data: dict[str, Any]) -> AnswerRecord:
         lang=question.lang,
         kind=question.kind,
         answerable=question.answerable,
-        answer=text,
+        answer=shown,
         finish_reason=str(data.get("finish_reason")),
         correct=correct,
         refusal=refusal,
@@ -178,7 +182,7 @@ def score_answer(question: Question, data: dict[str, Any]) -> AnswerRecord:
             "passages_dropped": len(budget.get("passages_dropped") or []),
             "verdict": data.get("verdict"),
             "wrong_figure": wrong,
-            "denied_with_evidence": denied_with_evidence(question, text, data.get("located") or []),
+            "denied_with_evidence": denied_with_evidence(question, shown, data.get("located") or []),
             "contents_found": sum(1 for f in data.get("located") or [] if is_contents_line(f["sentence"])),
         },
     )
