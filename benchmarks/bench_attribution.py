@@ -29,7 +29,7 @@ import numpy as np  # noqa: E402
 
 from app.core import paths  # noqa: E402
 from app.core.answering.attribution import attribute  # noqa: E402
-from app.core.answering.sentences import split_sentences  # noqa: E402
+from app.core.answering.evidence.sentences import split_sentences  # noqa: E402
 from app.core.embed.embedder import Embedder  # noqa: E402
 
 T = TypeVar("T")

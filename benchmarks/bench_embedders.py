@@ -35,7 +35,7 @@ REPO = Path(__file__).resolve().parents[1]
 sys.path.insert(0, str(REPO))
 
 from app.core import paths  # noqa: E402
-from app.core.answering.gate import gate_score  # noqa: E402
+from app.core.answering.evidence.gate import gate_score  # noqa: E402
 from app.core.config import Settings  # noqa: E402
 from app.core.embed.engine import engine_spec  # noqa: E402
 from app.core.qa import Folio, build_services  # noqa: E402
@@ -109,7 +109,8 @@ def gate_figures(folio: Folio, questions: Sequence[Question], threshold: float) 
 
 def cosine_figures(folio: Folio, questions: Sequence[Question]) -> dict[str, Any]:
     """Cosines of questions to their answer's passage and to unrelated passages (p50), against the
-    answer gate's and the sentence check's cosine scales (answering/scoring.py), fitted for MiniLM."""
+    answer gate's and the sentence check's cosine scales (answering/evidence/scoring.py), fitted for
+    MiniLM."""
     import numpy as np
 
     ids = [int(i) for i in folio.store.all_chunk_ids()]

@@ -26,7 +26,7 @@ from pathlib import Path
 
 sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
 
-from app.core.answering.gate import gate_score
+from app.core.answering.evidence.gate import gate_score
 from app.core.config import Settings
 from app.core.embed.engine import CosineScales
 from app.core.passage import Hit

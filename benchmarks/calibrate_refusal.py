@@ -30,7 +30,7 @@ os.environ.setdefault("HF_HUB_OFFLINE", "1")
 REPO = Path(__file__).resolve().parent.parent
 sys.path.insert(0, str(REPO))
 
-from app.core.answering.locate import locate  # noqa: E402
+from app.core.answering.evidence.locate import locate  # noqa: E402
 from app.core.answering.options import resolve_options  # noqa: E402
 from app.core.answering.stages import prepare_prompt, retrieve  # noqa: E402
 from app.core.answering.types import AskOptions  # noqa: E402

@@ -40,9 +40,9 @@ from app.core.ui_text import (
 
 if TYPE_CHECKING:  # loaded at first use (__getattr__ below): numpy, SQLAlchemy, FAISS stay unloaded
     from app.core.answering.checks import SentenceCheck
+    from app.core.answering.evidence.locate import FoundSentence
     from app.core.answering.export import EXPORT_FORMATS, SUFFIXES, check_format, render_answer
     from app.core.answering.export_rows import bound_sentence
-    from app.core.answering.locate import FoundSentence
     from app.core.answering.types import (
         Answer,
         AnswerEvent,
@@ -74,7 +74,7 @@ _LAZY = {
         for name in ("EXPORT_FORMATS", "SUFFIXES", "check_format", "render_answer")
     },
     "bound_sentence": "app.core.answering.export_rows",
-    "FoundSentence": "app.core.answering.locate",
+    "FoundSentence": "app.core.answering.evidence.locate",
     **{
         name: "app.core.answering.types"
         for name in (

@@ -20,9 +20,9 @@ from app.core.messages import QT_TRANSLATE_NOOP
 SCHEMA_VERSION = 1
 CITE_MODES = ("free", "constrained")
 EMBED_PRECISIONS = ("auto", "fp32", "bf16")  # the embedder's arithmetic (embed/precision.py)
-ANSWER_FROM = ("passages", "found", "hinted")  # what the prompt shows (answering/focus.py)
+ANSWER_FROM = ("passages", "found", "hinted")  # what the prompt shows (answering/evidence/focus.py)
 PROMPT_STYLES = ("plain", "worked")  # the answer prompt's instructions (prompt/system.py)
-FIGURES_FROM = ("anywhere", "found")  # which numbers the answer may write (answering/focus.py)
+FIGURES_FROM = ("anywhere", "found")  # which numbers the answer may write (answering/evidence/focus.py)
 FOLDER_DELETIONS = ("ask", "always", "never")  # a file deleted from a watched folder: remove its document?
 KV_CACHE_TYPES = ("f16", "q8_0")  # the local model's KV cache elements (generate/kv_cache.py)
 # The interface language: "system" follows the locale; the others name a translation (app/core/ui_text.py).
@@ -74,7 +74,7 @@ class Settings:
     # 1,422 -> 766 tokens (English) and 1,059 -> 883 (Chinese) but the default model answered less
     # well (accuracy en 0.44 -> 0.40, zh 0.29 -> 0.27; citation precision 0.84 -> 0.79, 0.79 -> 0.70)
     evidence_selection: bool = False
-    # What the prompt shows of the sentences the locate stage found (answering/focus.py): "passages"
+    # What the prompt shows of the sentences the locate stage found (answering/evidence/focus.py): "passages"
     # (the passages alone), "found" (only the located sentences and their neighbours: locate, then
     # answer), "hinted" (the passages, and the located sentences again after the question)
     answer_from: str = "passages"

@@ -7,7 +7,7 @@ from dataclasses import replace
 import numpy as np
 import numpy.typing as npt
 
-from app.core.answering.excerpts import GAP, kept_sentences, score_sentences, select_excerpts
+from app.core.answering.evidence.excerpts import GAP, kept_sentences, score_sentences, select_excerpts
 from app.core.embed.embedder import Embedder
 from app.core.embed.st_backend import MINILM_SCALES
 from app.core.passage import Hit

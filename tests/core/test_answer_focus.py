@@ -2,10 +2,10 @@
 
 from __future__ import annotations
 
-from app.core.answering.asked import asks_quantity
-from app.core.answering.excerpts import score_sentences
-from app.core.answering.focus import found_passages, hinted_question
-from app.core.answering.locate import locate
+from app.core.answering.evidence.asked import asks_quantity
+from app.core.answering.evidence.excerpts import score_sentences
+from app.core.answering.evidence.focus import found_passages, hinted_question
+from app.core.answering.evidence.locate import locate
 from tests.core.answer_helpers import make_hit
 
 MANUAL = (

@@ -7,7 +7,7 @@ from typing import Any
 
 import pytest
 
-from app.core.answering.gate import gate_score, question_terms
+from app.core.answering.evidence.gate import gate_score, question_terms
 from app.core.answering.types import Answer, AnswerMetrics
 from app.core.embed.st_backend import MINILM_SCALES
 from app.core.embed.usem3_backend import USE_SCALES

@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-from app.core.answering.locate import FOUND_LIMIT, locate
+from app.core.answering.evidence.locate import FOUND_LIMIT, locate
 from tests.core.answer_helpers import make_hit
 
 

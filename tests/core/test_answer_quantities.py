@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-from app.core.answering.quantities import clashes, naming_numbers, quantities
+from app.core.answering.evidence.quantities import clashes, naming_numbers, quantities
 
 
 def test_spellings_symbols_and_cjk_units_meet_in_one_form() -> None:

@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-from app.core.answering.sentences import Sentence, marker_spans, split_sentences
+from app.core.answering.evidence.sentences import Sentence, marker_spans, split_sentences
 
 
 def texts(answer: str) -> list[str]:

@@ -10,7 +10,7 @@ from pathlib import Path
 from app.core.answering.attribution import attribute
 from app.core.answering.checking import lexical_verifier
 from app.core.answering.checks import Attribution
-from app.core.answering.judge.evidence import Evidence
+from app.core.answering.evidence.evidence import Evidence
 from app.core.answering.judge.judge import judge, judge_answer
 from app.core.answering.judge.policy import DEFAULT
 from tests.core.answer_helpers import make_hit
@@ -143,7 +143,7 @@ def test_a_running_header_glued_to_a_sentence_does_not_make_it_the_subjects() ->
     """Two pages of one manual: the header "第 N 页，共 3 页清岚 S3 空气净化器使用说明书" is glued to the
     sentence after it. Binding ignores it (the pre-filter's "每 2 周" is not the composite filter's
     life), and the header still says what the page is about (the product: on the question)."""
-    from app.core.answering.boilerplate import repeated_spans, without_spans
+    from app.core.answering.evidence.boilerplate import repeated_spans, without_spans
 
     header = "第 {n} 页，共 3 页清岚 S3 空气净化器使用说明书"
     passages = [

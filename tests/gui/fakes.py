@@ -10,7 +10,7 @@ from datetime import UTC, datetime
 from pathlib import Path
 from typing import TYPE_CHECKING
 
-from app.core.answering.locate import locate
+from app.core.answering.evidence.locate import locate
 from app.core.answering.types import (
     Answer,
     AnswerEvent,

@@ -10,7 +10,7 @@ from pytestqt.qtbot import QtBot
 
 from app.core.answering.attribution import attribute
 from app.core.answering.checking import verified_citations
-from app.core.answering.locate import FoundSentence
+from app.core.answering.evidence.locate import FoundSentence
 from app.core.passage import Citation, Hit
 from app.gui.answer_marks import annotated_markdown, plain_pieces
 from app.gui.answer_state import AnswerState

@@ -8,13 +8,11 @@ from dataclasses import dataclass, replace
 import numpy as np
 import numpy.typing as npt
 
-from app.core.answering.boilerplate import repeated_spans, without_spans
 from app.core.answering.checks import Attribution, Kind, SentenceCheck, Source, Span
-from app.core.answering.lexical import is_connective, normalize, specifics, without_lead_in
-from app.core.answering.negation import asserts_denied
-from app.core.answering.quantities import clashes, quantities
-from app.core.answering.refusal import is_refusal
-from app.core.answering.scoring import (
+from app.core.answering.evidence.boilerplate import repeated_spans, without_spans
+from app.core.answering.evidence.lexical import is_connective, normalize, specifics, without_lead_in
+from app.core.answering.evidence.quantities import clashes, quantities
+from app.core.answering.evidence.scoring import (
     Embed,
     Matrix,
     WeightedTerms,
@@ -22,7 +20,9 @@ from app.core.answering.scoring import (
     cosine_matrix,
     scaled_cosine,
 )
-from app.core.answering.sentences import Sentence, split_sentences
+from app.core.answering.evidence.sentences import Sentence, split_sentences
+from app.core.answering.negation import asserts_denied
+from app.core.answering.refusal import is_refusal
 from app.core.answering.subject import (
     PassageSentences,
     QuestionSubject,

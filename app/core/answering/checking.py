@@ -9,7 +9,7 @@ import numpy.typing as npt
 
 from app.core.answering.attribution import attribute
 from app.core.answering.checks import Attribution
-from app.core.answering.scoring import Embed
+from app.core.answering.evidence.scoring import Embed
 from app.core.embed.engine import CosineScales
 from app.core.passage import Citation, Hit
 

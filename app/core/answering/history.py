@@ -7,7 +7,7 @@ import re
 from collections.abc import Sequence
 from dataclasses import replace
 
-from app.core.answering.gate import question_terms
+from app.core.answering.evidence.gate import question_terms
 from app.core.keywords import is_number
 from app.core.script import cjk_language, has_cjk
 from app.core.store.conversations import Turn

@@ -5,7 +5,7 @@ from __future__ import annotations
 import re
 from collections.abc import Iterable
 
-from app.core.answering.lexical import normalize
+from app.core.answering.evidence.lexical import normalize
 from app.core.keywords import content_terms
 from app.core.script import has_cjk
 

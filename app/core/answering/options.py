@@ -4,7 +4,7 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 
-from app.core.answering.scope import Scope, parse_scope
+from app.core.answering.evidence.scope import Scope, parse_scope
 from app.core.answering.types import AskOptions
 from app.core.config import Settings
 from app.core.errors import UsageError

@@ -7,9 +7,9 @@ from dataclasses import replace
 from datetime import UTC, datetime
 from pathlib import Path
 
-from app.core.answering.gate import GateScore
-from app.core.answering.judge.evidence import Evidence
-from app.core.answering.locate import FoundSentence
+from app.core.answering.evidence.evidence import Evidence
+from app.core.answering.evidence.gate import GateScore
+from app.core.answering.evidence.locate import FoundSentence
 from app.core.answering.types import AnswerMetrics, Metrics
 from app.core.generate.engine import GenerationEnd
 from app.core.generate.kv_cache import KvCacheUse

@@ -7,10 +7,10 @@ import re
 from collections.abc import Sequence
 from dataclasses import dataclass
 
-from app.core.answering.gate import question_terms
-from app.core.answering.lexical import background, normalize, specifics
-from app.core.answering.quantities import naming_numbers, number_kinds, quantities
-from app.core.answering.scoring import WeightedTerms, Weights
+from app.core.answering.evidence.gate import question_terms
+from app.core.answering.evidence.lexical import background, normalize, specifics
+from app.core.answering.evidence.quantities import naming_numbers, number_kinds, quantities
+from app.core.answering.evidence.scoring import WeightedTerms, Weights
 from app.core.keywords import is_number
 
 Span = tuple[int, int]

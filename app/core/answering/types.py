@@ -7,7 +7,7 @@ from datetime import UTC, datetime
 from typing import Any
 
 from app.core.answering.checks import Attribution, SentenceCheck
-from app.core.answering.locate import FoundSentence
+from app.core.answering.evidence.locate import FoundSentence
 from app.core.generate.kv_cache import KvCacheUse
 from app.core.generate.model import Sampling
 from app.core.passage import Citation, Hit

@@ -13,12 +13,12 @@ import numpy as np
 import numpy.typing as npt
 
 from app.core.answering import whole_plan
-from app.core.answering.gate import gate_score
-from app.core.answering.locate import locate
+from app.core.answering.evidence.gate import gate_score
+from app.core.answering.evidence.locate import locate
+from app.core.answering.evidence.scope import DOCUMENT, Scope, asked_topic
+from app.core.answering.evidence.scoring import Embed
 from app.core.answering.options import ResolvedAsk
 from app.core.answering.run import AnswerRun
-from app.core.answering.scope import DOCUMENT, Scope, asked_topic
-from app.core.answering.scoring import Embed
 from app.core.answering.types import AnswerEvent, Delta, Progress, Retrieved
 from app.core.answering.whole_plan import MAP_ANSWER_TOKENS, MapWindow, plan_windows
 from app.core.answering.whole_points import Point, map_points, new_points, points_text, shortened
@@ -169,7 +169,7 @@ class WholeAnswer:
             )
 
     def _covers(self, topic: str, hit: Hit, threshold: float) -> bool:
-        """The gate's test on one document's best passage (answering/gate.py)."""
+        """The gate's test on one document's best passage (answering/evidence/gate.py)."""
         return gate_score(topic, [hit], self.scales).score >= threshold
 
     # -- the steps' shared parts -------------------------------------------------------------------

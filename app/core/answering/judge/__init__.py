@@ -1,1 +1,1 @@
-"""The one judge of an answer: the evidence worked out once, the measured signals, one policy per embedder."""
+"""The one judge of an answer: the measured signals of each sentence, one policy per embedder."""

@@ -8,10 +8,10 @@ from dataclasses import dataclass
 import numpy as np
 
 from app.core.answering.checks import Attribution, SentenceCheck
-from app.core.answering.judge.evidence import Evidence
-from app.core.answering.judge.facts import Facts, facts_of, missing_facts
-from app.core.answering.lexical import normalize, without_lead_in
-from app.core.answering.sentences import split_sentences
+from app.core.answering.evidence.evidence import Evidence
+from app.core.answering.evidence.facts import Facts, facts_of, missing_facts
+from app.core.answering.evidence.lexical import normalize, without_lead_in
+from app.core.answering.evidence.sentences import split_sentences
 from app.core.keywords import content_terms
 from app.core.passage import Hit
 from app.core.script import has_cjk

@@ -6,8 +6,8 @@ import re
 from collections.abc import Sequence
 from dataclasses import dataclass
 
-from app.core.answering.lexical import normalize
-from app.core.answering.scoring import WeightedTerms, Weights, scaled_cosine
+from app.core.answering.evidence.lexical import normalize
+from app.core.answering.evidence.scoring import WeightedTerms, Weights, scaled_cosine
 from app.core.embed.engine import CosineScales
 from app.core.keywords import content_terms
 from app.core.passage import Hit

@@ -7,9 +7,9 @@ from collections.abc import Sequence
 from dataclasses import dataclass
 from typing import Any
 
-from app.core.answering.excerpts import score_sentences
-from app.core.answering.judge.evidence import Evidence
-from app.core.answering.scoring import Embed
+from app.core.answering.evidence.evidence import Evidence
+from app.core.answering.evidence.excerpts import score_sentences
+from app.core.answering.evidence.scoring import Embed
 from app.core.embed.engine import CosineScales
 from app.core.passage import Citation, Hit
 

@@ -7,12 +7,12 @@ from dataclasses import dataclass, replace
 
 import numpy as np
 
-from app.core.answering.asked import asks_quantity, named_numbers, new_numbers
-from app.core.answering.gate import question_terms
-from app.core.answering.judge.evidence import SHAPE_WIDTH, Evidence, contents_marks, shape
-from app.core.answering.lexical import normalize
-from app.core.answering.scoring import Embed, WeightedTerms, Weights, cosine_matrix, scaled_cosine
-from app.core.answering.sentences import Sentence, split_sentences
+from app.core.answering.evidence.asked import asks_quantity, named_numbers, new_numbers
+from app.core.answering.evidence.evidence import SHAPE_WIDTH, Evidence, contents_marks, shape
+from app.core.answering.evidence.gate import question_terms
+from app.core.answering.evidence.lexical import normalize
+from app.core.answering.evidence.scoring import Embed, WeightedTerms, Weights, cosine_matrix, scaled_cosine
+from app.core.answering.evidence.sentences import Sentence, split_sentences
 from app.core.embed.engine import CosineScales
 from app.core.keywords import content_terms
 from app.core.passage import Hit

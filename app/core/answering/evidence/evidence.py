@@ -8,8 +8,8 @@ from dataclasses import dataclass
 
 import numpy as np
 
-from app.core.answering.scoring import Embed, Matrix
-from app.core.answering.sentences import split_sentences
+from app.core.answering.evidence.scoring import Embed, Matrix
+from app.core.answering.evidence.sentences import split_sentences
 from app.core.contents import is_contents_line
 from app.core.passage import Hit
 
@@ -130,7 +130,7 @@ class Evidence:
     def numbers(self, index: int) -> frozenset[str]:
         """The numbers sentence `index` states (facts.py), worked out once."""
         if index not in self._numbers:
-            from app.core.answering.judge.facts import facts_of
+            from app.core.answering.evidence.facts import facts_of
 
             self._numbers[index] = facts_of(self.sentences[index].body).numbers
         return self._numbers[index]

@@ -5,8 +5,8 @@ from __future__ import annotations
 import re
 from dataclasses import dataclass
 
-from app.core.answering.lexical import normalize
-from app.core.answering.quantities import Quantity, clashes, naming_numbers, quantities
+from app.core.answering.evidence.lexical import normalize
+from app.core.answering.evidence.quantities import Quantity, clashes, naming_numbers, quantities
 from app.core.keywords import content_terms, is_number
 
 # A code token: an option, a path, a file or package name, an identifier with a digit, an

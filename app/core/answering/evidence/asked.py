@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import re
 
-from app.core.answering.lexical import normalize
+from app.core.answering.evidence.lexical import normalize
 from app.core.keywords import content_terms, is_number
 
 _LATIN_QUANTITY = re.compile(

@@ -9,7 +9,7 @@ from dataclasses import dataclass
 import numpy as np
 import numpy.typing as npt
 
-from app.core.answering.lexical import background
+from app.core.answering.evidence.lexical import background
 from app.core.keywords import is_number
 
 Matrix = npt.NDArray[np.float64]

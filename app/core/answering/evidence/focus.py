@@ -8,9 +8,9 @@ import re
 from collections.abc import Sequence
 from dataclasses import replace
 
-from app.core.answering.excerpts import NEIGHBOURS, excerpt
-from app.core.answering.locate import FoundSentence
-from app.core.answering.sentences import split_sentences
+from app.core.answering.evidence.excerpts import NEIGHBOURS, excerpt
+from app.core.answering.evidence.locate import FoundSentence
+from app.core.answering.evidence.sentences import split_sentences
 from app.core.passage import Hit
 from app.core.script import cjk_language
 
