@@ -1,10 +1,10 @@
 """Attribution cost: verify a ~300-token, ~15-sentence answer against 8 passages of ~200 tokens.
 
 Usage: .venv/bin/python benchmarks/bench_attribution.py [--runs 40]
-Times app.core.answering.attribution.attribute three ways: lexical only; with the embedding cosines but the
-sentence vectors already computed (the scoring cost alone); and the full path, which embeds the answer's
-sentences in one batch with the real default embedder (the passages' vectors are precomputed, as the
-store holds them). Prints median/p95 ms and writes benchmarks/results/attribution.json. Goal: < 50 ms.
+Times app.core.answering.judge.attribution.attribute three ways: lexical only; with the embedding cosines
+but the sentence vectors already computed (the scoring cost alone); and the full path, which embeds the
+answer's sentences in one batch with the real default embedder (the passages' vectors are precomputed, as
+the store holds them). Prints median/p95 ms and writes benchmarks/results/attribution.json. Goal: < 50 ms.
 Never run by the test suite.
 """
 
@@ -28,8 +28,8 @@ sys.path.insert(0, str(ROOT))
 import numpy as np  # noqa: E402
 
 from app.core import paths  # noqa: E402
-from app.core.answering.attribution import attribute  # noqa: E402
 from app.core.answering.evidence.sentences import split_sentences  # noqa: E402
+from app.core.answering.judge.attribution import attribute  # noqa: E402
 from app.core.embed.embedder import Embedder  # noqa: E402
 
 T = TypeVar("T")

@@ -22,8 +22,8 @@ REPO = Path(__file__).resolve().parents[1]
 sys.path.insert(0, str(REPO))
 
 from app.core import paths  # noqa: E402
-from app.core.answering.checking import embedding_verifier  # noqa: E402
 from app.core.answering.evidence.evidence import Evidence  # noqa: E402
+from app.core.answering.judge.checking import embedding_verifier  # noqa: E402
 from app.core.answering.judge.judge import judge_answer  # noqa: E402
 from app.core.answering.judge.policy import policy_for  # noqa: E402
 from app.core.embed.embedder import Embedder  # noqa: E402

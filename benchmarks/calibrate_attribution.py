@@ -1,12 +1,12 @@
 """Fit the attribution weights and thresholds on the labelled sentence set, and report precision/recall.
 
 Usage: .venv/bin/python benchmarks/calibrate_attribution.py [--no-embedder] [--embedder DIR]
-Grid-searches app.core.answering.attribution.Calibration on tests/core/data/attribution_pairs.json for the
-best F0.5 of "supported" (right passage required; precision counts double): first the
-lexical weights and threshold (no vectors), then the embedding mix, the embedder's cosine scale
-(CosineScales.attribution_floor/ceiling, embed/engine.py) and its threshold (real vectors of
---embedder, default all-MiniLM-L6-v2). Reports the fit on the whole set and leave-one-topic-out
-figures (each topic scored with weights fitted on the others). Prints the figures and writes
+Grid-searches app.core.answering.judge.attribution.Calibration on tests/core/data/attribution_pairs.json
+for the best F0.5 of "supported" (right passage required; precision counts double): first the lexical
+weights and threshold (no vectors), then the embedding mix, the embedder's cosine scale
+(CosineScales.attribution_floor/ceiling, embed/engine.py) and its threshold (real vectors of --embedder,
+default all-MiniLM-L6-v2). Reports the fit on the whole set and leave-one-topic-out figures (each topic
+scored with weights fitted on the others). Prints the figures and writes
 benchmarks/results/attribution_calibration[-EMBEDDER].json. Never run by the test suite.
 """
 
@@ -23,7 +23,7 @@ from typing import Any
 ROOT = Path(__file__).resolve().parents[1]
 sys.path.insert(0, str(ROOT))
 
-from app.core.answering.attribution import CALIBRATION, Calibration, attribute  # noqa: E402
+from app.core.answering.judge.attribution import CALIBRATION, Calibration, attribute  # noqa: E402
 from app.core.embed.engine import CosineScales  # noqa: E402
 from tests.core.attribution_cases import CachedEmbedder, Case, evaluate, load_cases  # noqa: E402
 

@@ -26,8 +26,8 @@ REPO = Path(__file__).resolve().parents[1]
 sys.path.insert(0, str(REPO))
 
 from app.core import paths  # noqa: E402
-from app.core.answering.checking import embedding_verifier  # noqa: E402
 from app.core.answering.evidence.evidence import Evidence  # noqa: E402
+from app.core.answering.judge.checking import embedding_verifier  # noqa: E402
 from app.core.answering.judge.judge import decide  # noqa: E402
 from app.core.answering.judge.policy import POLICY_NAME, Policy, policy_for  # noqa: E402
 from app.core.answering.judge.signals import Signals, measure  # noqa: E402

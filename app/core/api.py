@@ -39,10 +39,10 @@ from app.core.ui_text import (
 )
 
 if TYPE_CHECKING:  # loaded at first use (__getattr__ below): numpy, SQLAlchemy, FAISS stay unloaded
-    from app.core.answering.checks import SentenceCheck
     from app.core.answering.evidence.locate import FoundSentence
     from app.core.answering.export import EXPORT_FORMATS, SUFFIXES, check_format, render_answer
     from app.core.answering.export_rows import bound_sentence
+    from app.core.answering.judge.checks import SentenceCheck
     from app.core.answering.types import (
         Answer,
         AnswerEvent,
@@ -68,7 +68,7 @@ if TYPE_CHECKING:  # loaded at first use (__getattr__ below): numpy, SQLAlchemy,
     from app.core.store.swap import reindex_folder, replace_library
 
 _LAZY = {
-    "SentenceCheck": "app.core.answering.checks",
+    "SentenceCheck": "app.core.answering.judge.checks",
     **{
         name: "app.core.answering.export"
         for name in ("EXPORT_FORMATS", "SUFFIXES", "check_format", "render_answer")

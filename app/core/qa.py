@@ -134,7 +134,7 @@ class Folio:
         """The answering pipeline (built at first use). The GUI and the CLI use the methods below."""
         with self._lock:
             if self._answerer is None:
-                from app.core.answering.checking import embedding_verifier
+                from app.core.answering.judge.checking import embedding_verifier
                 from app.core.answering.judge.policy import policy_for
                 from app.core.answering.pipeline import Answerer
                 from app.core.embed.recent import RecentVectors

@@ -6,7 +6,7 @@ import re
 from collections.abc import Sequence
 from typing import Any
 
-from app.core.answering.refusal import is_refusal
+from app.core.answering.judge.refusal import is_refusal
 from app.core.keywords import content_terms
 from app.core.normalize import normalize_text
 from app.core.prompt.citations import strip_markers

@@ -10,7 +10,7 @@ from typing import Any
 
 import numpy as np
 
-from app.core.answering.attribution import CALIBRATION, Calibration, attribute
+from app.core.answering.judge.attribution import CALIBRATION, Calibration, attribute
 from app.core.embed.engine import CosineScales
 
 DATA = Path(__file__).parent / "data" / "attribution_pairs.json"

@@ -6,8 +6,8 @@ import numpy as np
 import pytest
 
 from app.core import paths
-from app.core.answering.attribution import CALIBRATION, attribute
-from app.core.answering.checks import Attribution, SentenceCheck
+from app.core.answering.judge.attribution import CALIBRATION, attribute
+from app.core.answering.judge.checks import Attribution, SentenceCheck
 from app.core.embed.embedder import Embedder
 from app.core.embed.st_backend import MINILM_SCALES
 from tests.core.attribution_cases import CachedEmbedder, evaluate, load_cases

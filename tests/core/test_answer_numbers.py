@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import pytest
 
-from app.core.answering.attribution import attribute
+from app.core.answering.judge.attribution import attribute
 from app.core.numbers import spell_numbers
 
 

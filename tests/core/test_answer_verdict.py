@@ -7,10 +7,10 @@ from __future__ import annotations
 import json
 from pathlib import Path
 
-from app.core.answering.attribution import attribute
-from app.core.answering.checking import lexical_verifier
-from app.core.answering.checks import Attribution
 from app.core.answering.evidence.evidence import Evidence
+from app.core.answering.judge.attribution import attribute
+from app.core.answering.judge.checking import lexical_verifier
+from app.core.answering.judge.checks import Attribution
 from app.core.answering.judge.judge import judge, judge_answer
 from app.core.answering.judge.policy import DEFAULT
 from tests.core.answer_helpers import make_hit
@@ -165,7 +165,7 @@ def test_a_running_header_glued_to_a_sentence_does_not_make_it_the_subjects() ->
 
 
 def test_an_answer_that_states_what_its_passage_denies_is_not_supported() -> None:
-    from app.core.answering.negation import asserts_denied, denied_phrases
+    from app.core.answering.judge.negation import asserts_denied, denied_phrases
 
     zh = ["复合滤网：正常使用寿命约 3000 小时。复合滤网不可水洗，水洗会破坏其中的静电层和活性炭层。"]
     flipped = attribute("复合滤网可以水洗。[1]", zh, question="复合滤网可以水洗吗？").sentences[0]

@@ -7,10 +7,10 @@ from collections.abc import Callable
 
 import pytest
 
-from app.core.answering.checking import embedding_verifier
 from app.core.answering.evidence.evidence import Evidence
 from app.core.answering.evidence.facts import facts_of, missing_facts
 from app.core.answering.evidence.locate import locate
+from app.core.answering.judge.checking import embedding_verifier
 from app.core.answering.judge.judge import Judgement, judge_answer
 from app.core.answering.judge.policy import DEFAULT, Policy, policy_for
 from app.core.embed.embedder import Embedder

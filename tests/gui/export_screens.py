@@ -16,7 +16,7 @@ from PySide6.QtTest import QTest
 from PySide6.QtWidgets import QApplication, QMenu, QTextBrowser
 
 from app.core import paths
-from app.core.answering.checks import SentenceCheck
+from app.core.answering.judge.checks import SentenceCheck
 from app.core.answering.types import Answer, AnswerMetrics
 from app.core.config import Settings
 from app.core.generate.model import Sampling

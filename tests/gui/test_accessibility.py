@@ -9,7 +9,7 @@ from PySide6.QtGui import QAccessible
 from PySide6.QtWidgets import QApplication, QWidget
 from pytestqt.qtbot import QtBot
 
-from app.core.answering.checks import SentenceCheck
+from app.core.answering.judge.checks import SentenceCheck
 from app.core.passage import Citation
 from app.gui.answer_state import AnswerState
 from app.gui.answer_view import AnswerView

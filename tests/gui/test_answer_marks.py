@@ -8,9 +8,9 @@ from PySide6.QtCore import QUrl
 from PySide6.QtGui import QTextCharFormat, QTextCursor
 from pytestqt.qtbot import QtBot
 
-from app.core.answering.attribution import attribute
-from app.core.answering.checking import verified_citations
 from app.core.answering.evidence.locate import FoundSentence
+from app.core.answering.judge.attribution import attribute
+from app.core.answering.judge.checking import verified_citations
 from app.core.passage import Citation, Hit
 from app.gui.answer_marks import annotated_markdown, plain_pieces
 from app.gui.answer_state import AnswerState

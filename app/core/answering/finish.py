@@ -6,14 +6,14 @@ import logging
 import time
 from dataclasses import dataclass, replace
 
-from app.core.answering.checking import Verifier, verified_citations
-from app.core.answering.checks import Attribution
 from app.core.answering.evidence.scoring import Embed
+from app.core.answering.judge.checking import Verifier, verified_citations
+from app.core.answering.judge.checks import Attribution
 from app.core.answering.judge.judge import Judgement, judge_answer
 from app.core.answering.judge.policy import Policy
+from app.core.answering.judge.verdict import Verdict
 from app.core.answering.run import AnswerRun
 from app.core.answering.types import Answer
-from app.core.answering.verdict import Verdict
 from app.core.answering.verdict_text import found_instead, unverified_notice
 from app.core.passage import Citation
 from app.core.prompt.budget import Budget, DroppedPassage

@@ -7,13 +7,13 @@ import time
 from collections.abc import Callable, Iterator
 
 from app.core.answering.carry import Lookup
-from app.core.answering.checking import Verifier, lexical_verifier
 from app.core.answering.decode import decode
 from app.core.answering.evidence.evidence import Evidence
 from app.core.answering.evidence.locate import locate
 from app.core.answering.evidence.scope import Scope, detect_scope
 from app.core.answering.evidence.scoring import Embed
 from app.core.answering.finish import build_answer, check, gated_budget, persist
+from app.core.answering.judge.checking import Verifier, lexical_verifier
 from app.core.answering.judge.policy import DEFAULT as DEFAULT_POLICY
 from app.core.answering.judge.policy import Policy
 from app.core.answering.model_slot import ModelSlot

@@ -6,8 +6,8 @@ from dataclasses import dataclass, field
 from datetime import UTC, datetime
 from typing import Any
 
-from app.core.answering.checks import Attribution, SentenceCheck
 from app.core.answering.evidence.locate import FoundSentence
+from app.core.answering.judge.checks import Attribution, SentenceCheck
 from app.core.generate.kv_cache import KvCacheUse
 from app.core.generate.model import Sampling
 from app.core.passage import Citation, Hit
@@ -109,7 +109,7 @@ class Answer:
     support_rate: float | None = None  # supported factual sentences / factual sentences
     wrong_citations: list[int] = field(default_factory=list)  # markers whose passage does not support
     gate_score: float | None = None  # the grounding gate's score of the best passage, in [0, 1]
-    # answered | partly | not_answered | not_in_documents (answering/verdict.py); None: nothing to judge
+    # answered | partly | not_answered | not_in_documents (answering/judge/verdict.py); None: nothing to judge
     verdict: str | None = None
     located: list[FoundSentence] = field(default_factory=list)  # the sentences shown before the answer
     kv_cache: KvCacheUse | None = None  # None: the model was not called (the gate answered)

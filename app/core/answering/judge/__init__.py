@@ -1,1 +1,1 @@
-"""The one judge of an answer: the measured signals of each sentence, one policy per embedder."""
+"""The checking of an answer: each sentence's support and citations, its signals, one verdict."""

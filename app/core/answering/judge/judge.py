@@ -5,13 +5,13 @@ from __future__ import annotations
 from collections.abc import Sequence
 from dataclasses import dataclass, replace
 
-from app.core.answering.checking import Verifier
-from app.core.answering.checks import Attribution, SentenceCheck
 from app.core.answering.evidence.evidence import Evidence
 from app.core.answering.evidence.scoring import Embed
+from app.core.answering.judge.checking import Verifier
+from app.core.answering.judge.checks import Attribution, SentenceCheck
 from app.core.answering.judge.policy import Policy
 from app.core.answering.judge.signals import SentenceSignals, Signals, measure
-from app.core.answering.verdict import Verdict
+from app.core.answering.judge.verdict import Verdict
 from app.core.passage import Hit
 
 

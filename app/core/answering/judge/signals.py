@@ -7,11 +7,11 @@ from dataclasses import dataclass
 
 import numpy as np
 
-from app.core.answering.checks import Attribution, SentenceCheck
 from app.core.answering.evidence.evidence import Evidence
 from app.core.answering.evidence.facts import Facts, facts_of, missing_facts
 from app.core.answering.evidence.lexical import normalize, without_lead_in
 from app.core.answering.evidence.sentences import split_sentences
+from app.core.answering.judge.checks import Attribution, SentenceCheck
 from app.core.keywords import content_terms
 from app.core.passage import Hit
 from app.core.script import has_cjk

@@ -7,9 +7,9 @@ from collections.abc import Callable, Sequence
 import numpy as np
 import numpy.typing as npt
 
-from app.core.answering.attribution import attribute
-from app.core.answering.checks import Attribution
 from app.core.answering.evidence.scoring import Embed
+from app.core.answering.judge.attribution import attribute
+from app.core.answering.judge.checks import Attribution
 from app.core.embed.engine import CosineScales
 from app.core.passage import Citation, Hit
 

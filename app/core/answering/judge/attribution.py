@@ -8,7 +8,6 @@ from dataclasses import dataclass, replace
 import numpy as np
 import numpy.typing as npt
 
-from app.core.answering.checks import Attribution, Kind, SentenceCheck, Source, Span
 from app.core.answering.evidence.boilerplate import repeated_spans, without_spans
 from app.core.answering.evidence.lexical import is_connective, normalize, specifics, without_lead_in
 from app.core.answering.evidence.quantities import clashes, quantities
@@ -21,9 +20,10 @@ from app.core.answering.evidence.scoring import (
     scaled_cosine,
 )
 from app.core.answering.evidence.sentences import Sentence, split_sentences
-from app.core.answering.negation import asserts_denied
-from app.core.answering.refusal import is_refusal
-from app.core.answering.subject import (
+from app.core.answering.judge.checks import Attribution, Kind, SentenceCheck, Source, Span
+from app.core.answering.judge.negation import asserts_denied
+from app.core.answering.judge.refusal import is_refusal
+from app.core.answering.judge.subject import (
     PassageSentences,
     QuestionSubject,
     about_question,
