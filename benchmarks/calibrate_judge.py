@@ -31,7 +31,7 @@ from app.core.answering.judge.checking import embedding_verifier  # noqa: E402
 from app.core.answering.judge.judge import decide  # noqa: E402
 from app.core.answering.judge.policy import POLICY_NAME, Policy, policy_for  # noqa: E402
 from app.core.answering.judge.signals import Signals, measure  # noqa: E402
-from app.core.answering.verdict_text import strip_note  # noqa: E402
+from app.core.answering.presentation.verdict_text import strip_note  # noqa: E402
 from app.core.embed.embedder import Embedder  # noqa: E402
 from app.core.embed.engine import CosineScales  # noqa: E402
 from app.core.embed.recent import RecentVectors  # noqa: E402

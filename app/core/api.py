@@ -6,7 +6,7 @@ from collections.abc import Callable, Iterator, Sequence
 from pathlib import Path
 from typing import TYPE_CHECKING, Any, Protocol
 
-from app.core.answering.verdict_text import count_words, verdict_line, verdict_words
+from app.core.answering.presentation.verdict_text import count_words, verdict_line, verdict_words
 from app.core.cancel import CancelToken
 from app.core.config import (
     CITE_MODES,
@@ -40,9 +40,9 @@ from app.core.ui_text import (
 
 if TYPE_CHECKING:  # loaded at first use (__getattr__ below): numpy, SQLAlchemy, FAISS stay unloaded
     from app.core.answering.evidence.locate import FoundSentence
-    from app.core.answering.export import EXPORT_FORMATS, SUFFIXES, check_format, render_answer
-    from app.core.answering.export_rows import bound_sentence
     from app.core.answering.judge.checks import SentenceCheck
+    from app.core.answering.presentation.export import EXPORT_FORMATS, SUFFIXES, check_format, render_answer
+    from app.core.answering.presentation.export_rows import bound_sentence
     from app.core.answering.types import (
         Answer,
         AnswerEvent,
@@ -70,10 +70,10 @@ if TYPE_CHECKING:  # loaded at first use (__getattr__ below): numpy, SQLAlchemy,
 _LAZY = {
     "SentenceCheck": "app.core.answering.judge.checks",
     **{
-        name: "app.core.answering.export"
+        name: "app.core.answering.presentation.export"
         for name in ("EXPORT_FORMATS", "SUFFIXES", "check_format", "render_answer")
     },
-    "bound_sentence": "app.core.answering.export_rows",
+    "bound_sentence": "app.core.answering.presentation.export_rows",
     "FoundSentence": "app.core.answering.evidence.locate",
     **{
         name: "app.core.answering.types"

@@ -369,10 +369,10 @@ class Folio:
         self, chat_id: int, fmt: str = "md", translate: Callable[[str, str], str] | None = None
     ) -> str:
         """The chat as Markdown ("md") or one self-contained HTML file ("html"): every answer with
-        its question's date, model, verdict and sources (answering/export.py); its words through
+        its question's date, model, verdict and sources (answering/presentation/export.py); its words through
         `translate` (the front end's language; English without one)."""
-        from app.core.answering.export import check_format, render_chat
-        from app.core.answering.export_rows import as_written
+        from app.core.answering.presentation.export import check_format, render_chat
+        from app.core.answering.presentation.export_rows import as_written
 
         fmt = check_format(fmt)
         return render_chat(

@@ -8,7 +8,7 @@ from dataclasses import asdict, dataclass, field
 from typing import Any
 
 from app.core.answering.judge.refusal import is_refusal
-from app.core.answering.verdict_text import strip_note
+from app.core.answering.presentation.verdict_text import strip_note
 from app.core.contents import is_contents_line
 from benchmarks.evaluation.dataset import CROSS_DIRECTIONS, LANGS, Question, answer_matches, wrong_matches
 

@@ -9,9 +9,9 @@ from pathlib import Path
 
 import pytest
 
-from app.core.answering.export import check_format, render_answer, render_chat
-from app.core.answering.export_md import answer_markdown
 from app.core.answering.judge.checks import SentenceCheck
+from app.core.answering.presentation.export import check_format, render_answer, render_chat
+from app.core.answering.presentation.export_md import answer_markdown
 from app.core.answering.types import Answer, AnswerMetrics
 from app.core.errors import UsageError
 from app.core.generate.model import Sampling

@@ -3,7 +3,7 @@ model's own text recovered from an answer that carries one."""
 
 from __future__ import annotations
 
-from app.core.answering.verdict_text import (
+from app.core.answering.presentation.verdict_text import (
     FOUND_INSTEAD_EN,
     FOUND_INSTEAD_ZH,
     found_instead,

@@ -195,8 +195,8 @@ class FakeFolio:
         self, chat_id: int, fmt: str = "md", translate: Callable[[str, str], str] | None = None
     ) -> str:
         """The real renderer over this fake's chat; the request is recorded."""
-        from app.core.answering.export import render_chat
-        from app.core.answering.export_rows import as_written
+        from app.core.answering.presentation.export import render_chat
+        from app.core.answering.presentation.export_rows import as_written
 
         self.exported.append((chat_id, fmt))
         self.exported_on_gui_thread.append(threading.current_thread() is threading.main_thread())

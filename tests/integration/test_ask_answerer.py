@@ -11,6 +11,7 @@ from sqlalchemy import select
 from sqlalchemy.orm import Session, sessionmaker
 
 from app.core.answering.pipeline import Answerer
+from app.core.answering.presentation.verdict_text import UNVERIFIED_NOTICE_EN
 from app.core.answering.types import (
     Answer,
     AnswerEvent,
@@ -21,7 +22,6 @@ from app.core.answering.types import (
     Metrics,
     Retrieved,
 )
-from app.core.answering.verdict_text import UNVERIFIED_NOTICE_EN
 from app.core.cancel import CancelToken
 from app.core.config import Settings
 from app.core.errors import ModelError, UsageError

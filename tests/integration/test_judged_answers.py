@@ -8,8 +8,8 @@ from collections.abc import Iterator
 import pytest
 
 from app.core import paths
+from app.core.answering.presentation.verdict_text import FOUND_INSTEAD_EN, UNVERIFIED_NOTICE_EN
 from app.core.answering.types import Answer, AskOptions
-from app.core.answering.verdict_text import FOUND_INSTEAD_EN, UNVERIFIED_NOTICE_EN
 from app.core.config import Settings
 from app.core.embed.embedder import Embedder
 from app.core.qa import Folio, build_services

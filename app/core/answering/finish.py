@@ -12,9 +12,9 @@ from app.core.answering.judge.checks import Attribution
 from app.core.answering.judge.judge import Judgement, judge_answer
 from app.core.answering.judge.policy import Policy
 from app.core.answering.judge.verdict import Verdict
+from app.core.answering.presentation.verdict_text import found_instead, unverified_notice
 from app.core.answering.run import AnswerRun
 from app.core.answering.types import Answer
-from app.core.answering.verdict_text import found_instead, unverified_notice
 from app.core.passage import Citation
 from app.core.prompt.budget import Budget, DroppedPassage
 from app.core.prompt.citations import parse_citations

@@ -5,7 +5,7 @@ from __future__ import annotations
 import re
 from collections.abc import Sequence
 
-from app.core.answering.export_rows import ExportedAnswer, Translate, as_written, exported
+from app.core.answering.presentation.export_rows import ExportedAnswer, Translate, as_written, exported
 from app.core.answering.types import Answer
 
 # Markdown's marks; "_" inside a word (a file name's "Q4_1") is no mark (CommonMark) and stays as is

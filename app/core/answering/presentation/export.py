@@ -4,9 +4,9 @@ from __future__ import annotations
 
 from collections.abc import Sequence
 
-from app.core.answering.export_html import answer_html, chat_html
-from app.core.answering.export_md import answer_markdown, chat_markdown
-from app.core.answering.export_rows import Translate, as_written
+from app.core.answering.presentation.export_html import answer_html, chat_html
+from app.core.answering.presentation.export_md import answer_markdown, chat_markdown
+from app.core.answering.presentation.export_rows import Translate, as_written
 from app.core.answering.types import Answer
 from app.core.errors import UsageError
 

@@ -7,8 +7,8 @@ from dataclasses import dataclass
 from datetime import UTC, datetime
 from urllib.parse import urlsplit
 
+from app.core.answering.presentation.verdict_text import verdict_line
 from app.core.answering.types import Answer
-from app.core.answering.verdict_text import verdict_line
 from app.core.messages import QT_TRANSLATE_NOOP
 from app.core.passage import Citation
 

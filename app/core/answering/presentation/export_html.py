@@ -6,7 +6,7 @@ import html
 import re
 from collections.abc import Sequence
 
-from app.core.answering.export_rows import ExportedAnswer, Translate, as_written, exported
+from app.core.answering.presentation.export_rows import ExportedAnswer, Translate, as_written, exported
 from app.core.answering.types import Answer
 
 STYLE = """
