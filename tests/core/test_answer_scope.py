@@ -6,7 +6,7 @@ from __future__ import annotations
 import pytest
 
 from app.core.answering.evidence.scope import DOCUMENT, EACH_FILE, PASSAGES, Scope, detect_scope, parse_scope
-from app.core.answering.whole_points import Point, map_points, new_points, points_text, shortened
+from app.core.answering.whole.whole_points import Point, map_points, new_points, points_text, shortened
 from app.core.errors import UsageError
 
 LIBRARY = ["report.pdf", "GeoTopo.pdf", "notes.txt"]

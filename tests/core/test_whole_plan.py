@@ -8,7 +8,7 @@ import math
 
 import numpy as np
 
-from app.core.answering.whole_plan import central_order, page_ranges, plan_windows
+from app.core.answering.whole.whole_plan import central_order, page_ranges, plan_windows
 from app.core.generate.engine import Engine
 from app.core.prompt.system import SUMMARY_INSTRUCTIONS, format_passage
 from tests.core.answer_helpers import make_hit

@@ -11,8 +11,8 @@ import pytest
 
 from app.cli import build_parser
 from app.cli_ask import run_ask
-from app.core.answering import whole_plan
 from app.core.answering.types import Answer, AnswerEvent, AskOptions, Delta, Finished, Progress, Retrieved
+from app.core.answering.whole import whole_plan
 from app.core.cancel import CancelToken
 from app.core.config import Settings
 from app.core.embed.embedder import Embedder

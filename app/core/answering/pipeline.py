@@ -21,7 +21,7 @@ from app.core.answering.options import ResolvedAsk, resolve_options
 from app.core.answering.run import AnswerRun
 from app.core.answering.stages import PreparedPrompt, Search, prepare_prompt, retrieve
 from app.core.answering.types import Answer, AnswerEvent, AskOptions, Delta, Finished, Located, Retrieved
-from app.core.answering.whole import WholeAnswer, WholeLibrary, find_named
+from app.core.answering.whole.whole import WholeAnswer, WholeLibrary, find_named
 from app.core.cancel import CancelToken
 from app.core.config import Settings, SettingsOwner
 from app.core.embed.engine import CosineScales

@@ -36,7 +36,7 @@ WORKED_EXAMPLE_ZH = (
     "问题：哪个选项控制草稿自动保存的间隔？\n"
     "回答：是 autosave_minutes，默认为 10 分钟 [1]。"
 )
-# The map step of a whole-document summary (answering/whole.py): a few points of one window of pages.
+# The map step of a whole-document summary (answering/whole/whole.py): a few points of one window of pages.
 SUMMARY_INSTRUCTIONS = (
     "You summarise part of the user's document from the numbered passages below.\n"
     '- Write the two or three main points of these passages, one per line, each line starting with "- ".\n'

@@ -12,7 +12,6 @@ from typing import Protocol
 import numpy as np
 import numpy.typing as npt
 
-from app.core.answering import whole_plan
 from app.core.answering.evidence.gate import gate_score
 from app.core.answering.evidence.locate import locate
 from app.core.answering.evidence.scope import DOCUMENT, Scope, asked_topic
@@ -20,8 +19,9 @@ from app.core.answering.evidence.scoring import Embed
 from app.core.answering.options import ResolvedAsk
 from app.core.answering.run import AnswerRun
 from app.core.answering.types import AnswerEvent, Delta, Progress, Retrieved
-from app.core.answering.whole_plan import MAP_ANSWER_TOKENS, MapWindow, plan_windows
-from app.core.answering.whole_points import Point, map_points, new_points, points_text, shortened
+from app.core.answering.whole import whole_plan
+from app.core.answering.whole.whole_plan import MAP_ANSWER_TOKENS, MapWindow, plan_windows
+from app.core.answering.whole.whole_points import Point, map_points, new_points, points_text, shortened
 from app.core.cancel import CancelToken
 from app.core.embed.engine import CosineScales
 from app.core.errors import DocumentNotFoundError
