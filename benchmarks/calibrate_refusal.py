@@ -32,7 +32,7 @@ sys.path.insert(0, str(REPO))
 
 from app.core.answering.evidence.locate import locate  # noqa: E402
 from app.core.answering.options import resolve_options  # noqa: E402
-from app.core.answering.stages import prepare_prompt, retrieve  # noqa: E402
+from app.core.answering.pipeline.stages import prepare_prompt, retrieve  # noqa: E402
 from app.core.answering.types import AskOptions  # noqa: E402
 from app.core.config import Settings  # noqa: E402
 from app.core.qa import Folio, build_services  # noqa: E402

@@ -7,9 +7,9 @@ from collections.abc import Callable
 
 from sqlalchemy.orm import Session, sessionmaker
 
-from app.core.answering.model_slot import ModelSlot
-from app.core.answering.pipeline import Answerer, answer_of
-from app.core.answering.stages import Search
+from app.core.answering.pipeline.model_slot import ModelSlot
+from app.core.answering.pipeline.pipeline import Answerer, answer_of
+from app.core.answering.pipeline.stages import Search
 from app.core.answering.types import Answer, AskOptions, Delta
 from app.core.config import Settings, SettingsOwner
 from app.core.generate.engine import Engine

@@ -34,8 +34,8 @@ from app.core.store.library import LibraryStore
 from app.core.store.records import DocumentInfo
 
 if TYPE_CHECKING:
-    from app.core.answering.model_slot import ModelSlot
-    from app.core.answering.pipeline import Answerer
+    from app.core.answering.pipeline.model_slot import ModelSlot
+    from app.core.answering.pipeline.pipeline import Answerer
     from app.core.answering.types import Answer, AnswerEvent, AskOptions, Delta
     from app.core.generate.engine import Engine
     from app.core.generate.model import ModelInfo
@@ -124,7 +124,7 @@ class Folio:
         """The chat model in use and the one pending after a settings change (built at first use)."""
         with self._lock:
             if self._slot is None:
-                from app.core.answering.model_slot import ModelSlot
+                from app.core.answering.pipeline.model_slot import ModelSlot
 
                 self._slot = ModelSlot(self.settings_owner, self._engine)
             return self._slot
@@ -136,7 +136,7 @@ class Folio:
             if self._answerer is None:
                 from app.core.answering.judge.checking import embedding_verifier
                 from app.core.answering.judge.policy import policy_for
-                from app.core.answering.pipeline import Answerer
+                from app.core.answering.pipeline.pipeline import Answerer
                 from app.core.embed.recent import RecentVectors
 
                 scales = self.embedder.scales
@@ -343,7 +343,7 @@ class Folio:
         on_delta: Callable[[Delta], None] | None = None,
     ) -> Answer:
         """Answer and return the finished Answer; `on_delta` sees the text as it streams."""
-        from app.core.answering.pipeline import answer_of
+        from app.core.answering.pipeline.pipeline import answer_of
 
         return answer_of(self.ask_stream(question, options, chat_id, cancel), on_delta)
 

@@ -265,7 +265,7 @@ class Retriever:
     def passages(self, query: str, chunk_ids: Sequence[int]) -> SearchResult:
         """The named chunks as hits of `query` (their cosine to it; no rank score), in the order
         given; a chunk no longer in the library is left out. A chat's next question keeps its
-        previous passages this way (answering/carry.py)."""
+        previous passages this way (answering/pipeline/carry.py)."""
         started = time.perf_counter()
         normalized = normalize_text(query)
         if not normalized:

@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-from app.core.answering.history import WITHHELD, prompt_history, question_in_its_language, trusted
+from app.core.answering.pipeline.history import WITHHELD, prompt_history, question_in_its_language, trusted
 from app.core.store.conversations import Turn
 
 
@@ -43,7 +43,7 @@ def test_a_question_in_another_language_than_the_chat_asks_for_its_own() -> None
 
 
 def test_a_question_that_names_little_goes_on_from_the_chat() -> None:
-    from app.core.answering.history import names_little
+    from app.core.answering.pipeline.history import names_little
 
     for question in (
         "Why?",

@@ -7,7 +7,7 @@ from collections.abc import Iterator
 import pytest
 from sqlalchemy.orm import Session, sessionmaker
 
-from app.core.answering.pipeline import Answerer
+from app.core.answering.pipeline.pipeline import Answerer
 from app.core.answering.types import AskOptions
 from app.core.config import Settings
 from app.core.generate.engine import Engine, GenerationEnd, TokenStep

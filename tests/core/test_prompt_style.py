@@ -8,7 +8,7 @@ from pathlib import Path
 import pytest
 
 from app.core.answering.options import resolve_options
-from app.core.answering.stages import prepare_prompt
+from app.core.answering.pipeline.stages import prepare_prompt
 from app.core.config import Settings, load_settings, save_settings
 from app.core.errors import UsageError
 from app.core.generate.engine import Engine

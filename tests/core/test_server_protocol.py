@@ -10,7 +10,7 @@ from pathlib import Path
 
 import pytest
 
-from app.core.answering.model_slot import ModelSlot
+from app.core.answering.pipeline.model_slot import ModelSlot
 from app.core.config import Settings, SettingsOwner
 from app.core.errors import ServerError, UsageError
 from app.core.generate.chat_engine import engine_for

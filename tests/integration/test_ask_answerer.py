@@ -10,7 +10,7 @@ import pytest
 from sqlalchemy import select
 from sqlalchemy.orm import Session, sessionmaker
 
-from app.core.answering.pipeline import Answerer
+from app.core.answering.pipeline.pipeline import Answerer
 from app.core.answering.presentation.verdict_text import UNVERIFIED_NOTICE_EN
 from app.core.answering.types import (
     Answer,

@@ -8,7 +8,7 @@ from collections.abc import Iterator
 
 import pytest
 
-from app.core.answering.carry import carried_hits
+from app.core.answering.pipeline.carry import carried_hits
 from app.core.answering.types import Answer, AskOptions
 from app.core.config import Settings
 from app.core.embed.embedder import Embedder

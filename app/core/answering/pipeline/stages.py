@@ -6,14 +6,14 @@ import time
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass, replace
 
-from app.core.answering.carry import Lookup, carried_hits
 from app.core.answering.evidence.excerpts import select_excerpts
 from app.core.answering.evidence.focus import found_figures, found_passages, hinted_question
 from app.core.answering.evidence.gate import GateScore, gate_score
 from app.core.answering.evidence.locate import FoundSentence
 from app.core.answering.evidence.scoring import Embed
-from app.core.answering.history import names_little, prompt_history, question_in_its_language
 from app.core.answering.options import ResolvedAsk
+from app.core.answering.pipeline.carry import Lookup, carried_hits
+from app.core.answering.pipeline.history import names_little, prompt_history, question_in_its_language
 from app.core.embed.engine import CosineScales
 from app.core.errors import UsageError
 from app.core.fusion import ranked, reciprocal_rank_fusion

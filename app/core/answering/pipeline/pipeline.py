@@ -6,20 +6,20 @@ import logging
 import time
 from collections.abc import Callable, Iterator
 
-from app.core.answering.carry import Lookup
-from app.core.answering.decode import decode
 from app.core.answering.evidence.evidence import Evidence
 from app.core.answering.evidence.locate import locate
 from app.core.answering.evidence.scope import Scope, detect_scope
 from app.core.answering.evidence.scoring import Embed
-from app.core.answering.finish import build_answer, check, gated_budget, persist
 from app.core.answering.judge.checking import Verifier, lexical_verifier
 from app.core.answering.judge.policy import DEFAULT as DEFAULT_POLICY
 from app.core.answering.judge.policy import Policy
-from app.core.answering.model_slot import ModelSlot
 from app.core.answering.options import ResolvedAsk, resolve_options
+from app.core.answering.pipeline.carry import Lookup
+from app.core.answering.pipeline.decode import decode
+from app.core.answering.pipeline.finish import build_answer, check, gated_budget, persist
+from app.core.answering.pipeline.model_slot import ModelSlot
+from app.core.answering.pipeline.stages import PreparedPrompt, Search, prepare_prompt, retrieve
 from app.core.answering.run import AnswerRun
-from app.core.answering.stages import PreparedPrompt, Search, prepare_prompt, retrieve
 from app.core.answering.types import Answer, AnswerEvent, AskOptions, Delta, Finished, Located, Retrieved
 from app.core.answering.whole.whole import WholeAnswer, WholeLibrary, find_named
 from app.core.cancel import CancelToken

@@ -5,8 +5,8 @@ from __future__ import annotations
 import time
 from collections.abc import Iterator
 
+from app.core.answering.pipeline.stages import PreparedPrompt
 from app.core.answering.run import AnswerRun
-from app.core.answering.stages import PreparedPrompt
 from app.core.answering.types import AnswerEvent, Delta
 from app.core.cancel import CancelToken
 from app.core.generate.chat_engine import ChatEngine
