@@ -1,1 +1,1 @@
-"""The question pipeline: retrieve, gate, budget the prompt, generate, verify the sentences."""
+"""A question answered: evidence/, judge/, pipeline/, whole/, presentation/ (docs/architecture.md)."""
