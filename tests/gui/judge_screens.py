@@ -1,4 +1,5 @@
-"""Screenshots of the one judge in the real app: English questions answered from a Chinese page.
+"""Screenshots of the one judge in the real app: English questions answered from a Chinese page, and
+from an English manual whose bookmarks give each passage its heading path.
 
 Run: xvfb-run -a -s "-screen 0 1400x900x24" .venv/bin/python -m tests.gui.judge_screens docs
 The real window, models and embedder over a temporary library of a Chinese article (and an English
@@ -24,6 +25,7 @@ from app.gui.fonts import ensure_cjk_font
 from tests.gui.conftest import make_pdf
 from tests.gui.dragdrop import drop_files
 from tests.gui.screenshots import save, wait_for
+from tests.pdfgen import write_outlined_pdf
 
 # A Chinese article on writing RAG answers, three pages.
 ARTICLE_ZH = [
@@ -38,10 +40,28 @@ NOTE_EN = [
     "Release checklist. Before a release, run the whole test suite on a clean clone, "
     "and update the screenshots of every screen that changed."
 ]
+# An English manual with bookmarks: its passages carry "Purifier manual › Maintenance › …".
+MANUAL_EN = [
+    ["Purifier manual", "Getting started", "Place the purifier at least 30 cm from the wall."],
+    [
+        "Maintenance",
+        "Filter. The composite filter lasts about 3000 hours in normal use, roughly six months",
+        "at eight hours a day. It must not be washed with water: water destroys its carbon layer.",
+        "Indicator. Hold the filter key for five seconds to reset the filter indicator.",
+    ],
+]
+MANUAL_OUTLINE = [
+    (1, "Purifier manual", 0),
+    (2, "Getting started", 0),
+    (2, "Maintenance", 1),
+    (3, "Filter", 1),
+]
 QUESTIONS = (
     "Why should a RAG model not summarise the documents before answering?",
     "What does the time to the first word mostly depend on?",
     "How many passages does RAG usually take?",
+    "How many hours does the purifier's composite filter last?",
+    "Which key resets the filter indicator, and for how long must it be held?",
 )
 
 
@@ -55,6 +75,7 @@ def main(out: Path) -> int:
     docs.mkdir()
     make_pdf(docs / "rag-answers.zh.pdf", ARTICLE_ZH)
     make_pdf(docs / "release-checklist.pdf", NOTE_EN)
+    write_outlined_pdf(docs / "purifier-manual.pdf", MANUAL_EN, MANUAL_OUTLINE)
     settings = Settings(temperature=0.0, seed=42, language="en")
     window = create_window(settings, work / "library", settings_path=work / "settings.json")
     window.resize(1280, 860)
@@ -70,8 +91,10 @@ def main(out: Path) -> int:
         wait_for(lambda: window.chat.active is None and not window.chat.busy, 300_000)
         final = window.transcript.answer_views[-1].state.final
         if final is not None:
+            found = [(f.citation.document, f.citation.page, f.citation.heading) for f in final.located]
             print(
-                f"[{number}] {question}\n    answer: {final.answer!r}\n    verdict: {final.verdict}",
+                f"[{number}] {question}\n    answer: {final.answer!r}\n    verdict: {final.verdict}\n"
+                f"    found: {found}",
                 flush=True,
             )
         save(window, out / f"judge-{number}.png")
