@@ -5,6 +5,7 @@ from __future__ import annotations
 
 from collections.abc import Callable
 
+import numpy as np
 import pytest
 
 from app.core.answering.evidence.evidence import Evidence
@@ -13,9 +14,11 @@ from app.core.answering.evidence.locate import locate
 from app.core.answering.judge.checking import embedding_verifier
 from app.core.answering.judge.judge import Judgement, judge_answer
 from app.core.answering.judge.policy import DEFAULT, Policy, policy_for
+from app.core.answering.judge.signals import CrossLanguage
 from app.core.embed.embedder import Embedder
 from app.core.embed.recent import RecentVectors
 from app.core.passage import Hit
+from app.core.script import has_cjk
 from tests.core.answer_helpers import make_hit
 
 RAG_ZH = (
@@ -141,3 +144,27 @@ def test_facts_read_the_same_in_both_languages() -> None:
     assert missing_facts(english, chinese, "运行 dpkg-reconfigure tzdata，大约需要 12 秒。") == 0
     minutes = facts_of("It takes about 12 minutes.")
     assert missing_facts(minutes, chinese, "运行 dpkg-reconfigure tzdata，大约需要 12 秒。") == 1
+
+
+def test_cosines_across_scripts_are_put_on_the_within_script_scale() -> None:
+    cross = CrossLanguage(unrelated=0.1, translation=0.75)
+    cosines = np.array([0.1, 0.75, 0.43, 0.43, 0.9])
+    across = np.array([True, True, True, False, True])
+    aligned = cross.aligned(cosines, across)
+    assert aligned[0] == pytest.approx(0.1)  # unrelated stays unrelated
+    assert aligned[1] == pytest.approx(1.0)  # a translation reads as the text itself
+    assert aligned[2] == pytest.approx(0.1 + 0.33 * 0.9 / 0.65)
+    assert aligned[3] == 0.43  # within one script: as it was
+    assert aligned[4] == 1.0  # never past 1
+    assert np.array_equal(CrossLanguage().aligned(cosines, across), cosines)  # the default changes nothing
+
+
+def test_the_interface_translations_measure_the_embedders_cross_language_cosines(
+    multilingual_embedder: Embedder,
+) -> None:
+    from benchmarks.calibrate_judge import cross_language, translation_pairs
+
+    pairs = translation_pairs()
+    assert len(pairs) >= 100 and all(has_cjk(z) and not has_cjk(e) for e, z in pairs)
+    cross = cross_language(multilingual_embedder)
+    assert 0.0 < cross.unrelated < 0.3 < 0.6 < cross.translation < 0.95

@@ -10,7 +10,7 @@ from app.core.answering.evidence.scoring import Embed
 from app.core.answering.judge.checking import Verifier
 from app.core.answering.judge.checks import Attribution, SentenceCheck
 from app.core.answering.judge.policy import Policy
-from app.core.answering.judge.signals import SentenceSignals, Signals, measure
+from app.core.answering.judge.signals import CrossLanguage, SentenceSignals, Signals, measure
 from app.core.answering.judge.verdict import Verdict
 from app.core.passage import Hit
 
@@ -102,7 +102,8 @@ def judge(
         return Judgement(attribution, "not_in_documents")
     if attribution is None:
         return Judgement(None, None)
-    signals = measure(question, attribution, passages, evidence, located)
+    cross = CrossLanguage(policy.cross_unrelated, policy.cross_translation)
+    signals = measure(question, attribution, passages, evidence, located, cross)
     rulings, verdict = decide(signals, policy, not_covered, finish_reason)
     says_nothing = not signals.refused and all(r.restated for r in rulings)
     sentences = list(attribution.sentences)

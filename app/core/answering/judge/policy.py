@@ -44,6 +44,10 @@ class Policy:
     answered_share: float = 1.0
     # whether a sentence's meaning can support it in CJK text (an English-only embedder: no)
     meaning_cjk: bool = True
+    # the embedder's cosine of unrelated texts and of a text and its translation across Chinese and
+    # English (signals.CrossLanguage), measured on translation pairs that are not eval data
+    cross_unrelated: float = 0.0
+    cross_translation: float = 1.0
 
     def to_json(self) -> dict[str, Any]:
         return asdict(self)
