@@ -19,9 +19,9 @@ from app.core.cancel import CancelToken
 from app.core.config import Settings
 from app.core.embed.embedder import Embedder
 from app.core.errors import ServerError
-from app.core.generate.engine import GenerationEnd
 from app.core.generate.model import ChatRequest, Sampling
 from app.core.generate.remote import RemoteEngine
+from app.core.generate.steps import GenerationEnd
 from app.core.qa import Folio, build_services
 from app.core.server_key import KEY_ENV
 from tests.integration.llama_server import MODEL_NAME, LlamaServer, free_port
