@@ -12,8 +12,8 @@ from pathlib import Path
 
 import pytest
 
-from app.cli import build_parser
 from app.cli_ask import run_ask
+from app.cli_parser import build_parser
 from app.core.answering.types import Delta, Finished
 from app.core.cancel import CancelToken
 from app.core.config import Settings
