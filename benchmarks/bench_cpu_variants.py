@@ -33,8 +33,9 @@ from benchmarks.record_env import write_result  # noqa: E402
 def child(model: Path, prompt_tokens: int, decode_tokens: int) -> dict[str, Any]:
     """One process: load, prefill the prompt, decode greedily; the figures and what ran."""
     from app.core.generate.cpu_kernels import load_cpu_kernels
-    from app.core.generate.engine import Engine, GenerationEnd, TokenStep
+    from app.core.generate.engine import Engine
     from app.core.generate.model import Sampling
+    from app.core.generate.steps import GenerationEnd, TokenStep
     from benchmarks.bench_generate import passages
     from benchmarks.bench_generate import prompt_tokens as make_prompt
 

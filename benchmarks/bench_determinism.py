@@ -18,8 +18,9 @@ ROOT = Path(__file__).resolve().parents[1]
 sys.path.insert(0, str(ROOT))
 
 from app.core import paths  # noqa: E402
-from app.core.generate.engine import Engine, TokenStep  # noqa: E402
+from app.core.generate.engine import Engine  # noqa: E402
 from app.core.generate.model import Sampling  # noqa: E402
+from app.core.generate.steps import TokenStep  # noqa: E402
 from benchmarks.bench_generate import cold, passages, prompt_tokens  # noqa: E402
 from benchmarks.record_env import write_result  # noqa: E402
 

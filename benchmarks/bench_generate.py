@@ -20,8 +20,9 @@ ROOT = Path(__file__).resolve().parents[1]
 sys.path.insert(0, str(ROOT))
 
 from app.core import paths  # noqa: E402
-from app.core.generate.engine import Engine, GenerationEnd, TokenStep  # noqa: E402
+from app.core.generate.engine import Engine  # noqa: E402
 from app.core.generate.model import Sampling  # noqa: E402
+from app.core.generate.steps import GenerationEnd, TokenStep  # noqa: E402
 from app.core.generate.textstream import ChannelSplitter, Utf8Stream  # noqa: E402
 from app.core.generate.threads import prefer_passive_openmp  # noqa: E402
 from app.core.passage import Hit  # noqa: E402

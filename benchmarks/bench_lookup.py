@@ -26,8 +26,9 @@ sys.path.insert(0, str(ROOT))
 
 from app.core import paths  # noqa: E402
 from app.core.config import Settings  # noqa: E402
-from app.core.generate.engine import Engine, GenerationEnd, TokenStep  # noqa: E402
+from app.core.generate.engine import Engine  # noqa: E402
 from app.core.generate.model import Sampling  # noqa: E402
+from app.core.generate.steps import GenerationEnd, TokenStep  # noqa: E402
 from app.core.passage import Hit  # noqa: E402
 from app.core.prompt.budget import build_messages  # noqa: E402
 from benchmarks.evaluation.dataset import Question, load_questions, page_texts  # noqa: E402

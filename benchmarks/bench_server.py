@@ -28,8 +28,9 @@ sys.path.insert(0, str(REPO))
 from app.core import paths  # noqa: E402
 from app.core.config import Settings  # noqa: E402
 from app.core.generate.chat_engine import ChatEngine, engine_for  # noqa: E402
-from app.core.generate.engine import Engine, GenerationEnd  # noqa: E402
+from app.core.generate.engine import Engine  # noqa: E402
 from app.core.generate.model import ChatRequest, Sampling  # noqa: E402
+from app.core.generate.steps import GenerationEnd  # noqa: E402
 from app.core.passage import Hit  # noqa: E402
 from app.core.prompt.budget import build_messages  # noqa: E402
 from benchmarks.record_env import write_result  # noqa: E402

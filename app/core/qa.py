@@ -5,6 +5,7 @@ from __future__ import annotations
 import logging
 import threading
 from collections.abc import Callable, Iterator, Sequence
+from functools import partial
 from pathlib import Path
 from typing import TYPE_CHECKING
 
@@ -15,18 +16,16 @@ from app.core.cancel import CancelToken
 from app.core.config import Settings, SettingsOwner
 from app.core.embed.binding import bind_library_embedder
 from app.core.embed.embedder import Embedder
-from app.core.embed.engine import open_engine
-from app.core.embed.reindex import ReindexAdvice
-from app.core.errors import ModelError, UsageError
+from app.core.embed.reindex import ReindexAdvice, check_reindex_target, reindex_advice
+from app.core.errors import UsageError
 from app.core.index.consistency import VerifyReport, verify_library
 from app.core.index.scripts import ScriptPartition
 from app.core.index.sync import apply_change, open_vector_index, refresh_index
 from app.core.index.vector_index import INDEX_FILE, VectorIndex
 from app.core.ingest.folder_scan import FolderScan, scan_folder
 from app.core.ingest.pipeline import Ingester, IngestReport, ProgressCallback
-from app.core.messages import QT_TRANSLATE_NOOP
 from app.core.passage import Hit, SearchResult
-from app.core.retrieve import Retriever, row_hit
+from app.core.retrieve import Retriever, document_passages, stored_vectors
 from app.core.store.conversations import ChatSummary, ConversationStore
 from app.core.store.folders import FolderInfo
 from app.core.store.layers import PageLayerInfo
@@ -141,7 +140,7 @@ class Folio:
 
                 scales = self.embedder.scales
                 embed = RecentVectors(self.embedder.embed)  # the check and the judge embed once
-                verifier = embedding_verifier(self._stored_vectors, embed, scales)
+                verifier = embedding_verifier(partial(stored_vectors, self.store), embed, scales)
                 self._answerer = Answerer(
                     self.settings_owner,
                     self.conversations,
@@ -155,12 +154,6 @@ class Folio:
                     policy=policy_for(self.embedder.name),
                 )
             return self._answerer
-
-    def _stored_vectors(self, chunk_ids: Sequence[int]) -> npt.NDArray[np.float32] | None:
-        rows = self.store.chunks(chunk_ids)
-        if any(chunk not in rows for chunk in chunk_ids):
-            return None
-        return np.stack([np.frombuffer(rows[chunk].embedding, dtype=np.float32) for chunk in chunk_ids])
 
     # -- library -------------------------------------------------------------------------------
 
@@ -193,18 +186,7 @@ class Folio:
     def reindex_advice(self) -> ReindexAdvice | None:
         """Advice to re-index when the library's embedder is English-only, the settings name none
         (the library keeps its own) and the default of new libraries is multilingual; else None."""
-        documents = self.documents()
-        if self.settings.embed_model_dir or not documents or self.embedder.multilingual:
-            return None
-        default = self.settings.embed_model_path()
-        try:
-            engine = open_engine(default, self.embedder.batch_size, self.embedder.precision)
-        except ModelError:  # the default is not installed: nothing to re-index with
-            return None
-        if not engine.multilingual:
-            return None
-        pages = sum(info.pages for info in documents)
-        return ReindexAdvice(self.embedder.name, default.name, len(documents), pages)
+        return reindex_advice(self.settings, self.embedder, self.documents())
 
     def reindex_library(
         self,
@@ -216,14 +198,7 @@ class Folio:
         """Read every document of this library again into the new library `into`, with `embedder`
         (else the settings' one: the default of new libraries unless one is set), and copy the
         chats over. This library is only read; vectors of two models never meet in one library."""
-        if into.resolve() == self.library_dir.resolve():
-            raise UsageError(
-                QT_TRANSLATE_NOOP("Core", "re-index into a new library folder, not the library being read")
-            )
-        if into.exists() and (not into.is_dir() or any(into.iterdir())):
-            raise UsageError(
-                QT_TRANSLATE_NOOP("Core", "{0} is not empty: re-index into a new, empty folder"), into
-            )
+        check_reindex_target(into, self.library_dir)
         new = Folio(self.settings_owner.current, into, embedder=embedder)
         try:
             report = new.ingest([Path(info.path) for info in self.documents()], progress, cancel)
@@ -250,13 +225,7 @@ class Folio:
     def document_passages(self, document_id: int) -> tuple[list[Hit], npt.NDArray[np.float32]]:
         """A document's chunks in reading order, as passages (no query: similarity 0), with their
         stored vectors, one row each."""
-        ids = self.store.document_chunk_ids(document_id)
-        found = self.store.chunks(ids)
-        rows = [found[chunk] for chunk in ids if chunk in found]
-        no_query = np.zeros(self.embedder.dimension, dtype=np.float32)
-        hits = [row_hit(row, 0.0, no_query) for row in rows]
-        vectors = [np.frombuffer(row.embedding, dtype=np.float32) for row in rows]
-        return hits, np.stack(vectors) if vectors else np.zeros((0, no_query.shape[0]), dtype=np.float32)
+        return document_passages(self.store, document_id, self.embedder.dimension)
 
     def search_document(self, query: str, document_id: int, k: int) -> SearchResult:
         """The best `k` passages for `query` within one document (the across-files path)."""
@@ -354,16 +323,9 @@ class Folio:
 
     def chat(self, chat_id: int) -> list[Answer]:
         """The answers of a chat, oldest first, each with its question, citations and figures."""
-        from app.core.answering.types import Answer
+        from app.core.answering.types import chat_answers
 
-        answers: list[Answer] = []
-        question, asked_at = "", None
-        for message in self.conversations.messages(chat_id):
-            if message.role == "user":
-                question, asked_at = message.content, message.created_at
-            elif message.role == "assistant":
-                answers.append(Answer.from_stored(question, message, asked_at))
-        return answers
+        return chat_answers(self.conversations.messages(chat_id))
 
     def export_chat(
         self, chat_id: int, fmt: str = "md", translate: Callable[[str, str], str] | None = None

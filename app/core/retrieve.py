@@ -9,6 +9,7 @@ from concurrent.futures import Future, ThreadPoolExecutor
 from dataclasses import dataclass
 
 import numpy as np
+import numpy.typing as npt
 
 from app.core.embed.embedder import Embedder
 from app.core.errors import UsageError
@@ -124,6 +125,28 @@ def row_hit(row: ChunkRow, score: float, query_vector: np.ndarray) -> Hit:
         heading=row.heading,
         contents=row.contents,
     )
+
+
+def document_passages(
+    store: LibraryStore, document_id: int, dimension: int
+) -> tuple[list[Hit], npt.NDArray[np.float32]]:
+    """A document's chunks in reading order, as passages (no query: similarity 0), with their
+    stored vectors of `dimension`, one row each."""
+    ids = store.document_chunk_ids(document_id)
+    found = store.chunks(ids)
+    rows = [found[chunk] for chunk in ids if chunk in found]
+    no_query = np.zeros(dimension, dtype=np.float32)
+    hits = [row_hit(row, 0.0, no_query) for row in rows]
+    vectors = [np.frombuffer(row.embedding, dtype=np.float32) for row in rows]
+    return hits, np.stack(vectors) if vectors else np.zeros((0, no_query.shape[0]), dtype=np.float32)
+
+
+def stored_vectors(store: LibraryStore, chunk_ids: Sequence[int]) -> npt.NDArray[np.float32] | None:
+    """The stored vectors of these chunks, one row each in that order; None if one is gone."""
+    rows = store.chunks(chunk_ids)
+    if any(chunk not in rows for chunk in chunk_ids):
+        return None
+    return np.stack([np.frombuffer(rows[chunk].embedding, dtype=np.float32) for chunk in chunk_ids])
 
 
 class Retriever:

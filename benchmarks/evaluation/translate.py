@@ -5,8 +5,9 @@ from __future__ import annotations
 import re
 
 from app.core.cancel import CancelToken
-from app.core.generate.engine import Engine, GenerationEnd, TokenStep
+from app.core.generate.engine import Engine
 from app.core.generate.model import Sampling
+from app.core.generate.steps import GenerationEnd, TokenStep
 from app.core.script import has_cjk
 
 MAX_TOKENS = 64

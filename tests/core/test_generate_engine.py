@@ -9,8 +9,9 @@ import pytest
 
 from app.core.cancel import CancelToken
 from app.core.errors import ModelError
-from app.core.generate.engine import Engine, GenerationEnd, TokenStep
+from app.core.generate.engine import Engine
 from app.core.generate.model import Sampling
+from app.core.generate.steps import GenerationEnd, TokenStep
 from benchmarks.evaluation.probe import next_token_logprobs
 
 GREEDY = Sampling(temperature=0.0, max_tokens=48)

@@ -10,9 +10,10 @@ import pytest
 
 from app.core import paths
 from app.core.cancel import CancelToken
-from app.core.generate.engine import Engine, GenerationEnd, TokenStep
+from app.core.generate.engine import Engine
 from app.core.generate.lookup import NgramIndex
 from app.core.generate.model import Sampling
+from app.core.generate.steps import GenerationEnd, TokenStep
 
 PASSAGE = (
     "[1] harbourton-history.pdf, p. 4: The Harbourton lighthouse was first lit on 12 March 1951. "

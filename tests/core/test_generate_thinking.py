@@ -10,8 +10,9 @@ from sqlalchemy.orm import Session, sessionmaker
 from app.core.answering.pipeline.pipeline import Answerer
 from app.core.answering.types import AskOptions
 from app.core.config import Settings
-from app.core.generate.engine import Engine, GenerationEnd, TokenStep
+from app.core.generate.engine import Engine
 from app.core.generate.model import Sampling
+from app.core.generate.steps import GenerationEnd, TokenStep
 from app.core.prompt.budget import HistoryTurn, assemble
 from app.core.store.chats import Chat, Message
 from app.core.store.conversations import ConversationStore

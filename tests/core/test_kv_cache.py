@@ -13,7 +13,7 @@ from app.core import paths
 from app.core.answering.run import AnswerRun
 from app.core.config import Settings, load_settings, model_fields_changed, save_settings
 from app.core.errors import UsageError
-from app.core.generate.engine import Engine, GenerationEnd
+from app.core.generate.engine import Engine
 from app.core.generate.gguf_header import GgufHeader, read_gguf_header
 from app.core.generate.kv_cache import (
     KvCacheUse,
@@ -24,6 +24,7 @@ from app.core.generate.kv_cache import (
     llama_kv_types,
 )
 from app.core.generate.model import ModelInfo, Sampling
+from app.core.generate.steps import GenerationEnd
 
 # llama.cpp's own line at context creation (src/llama-kv-cache.cpp)
 KV_LOG = re.compile(

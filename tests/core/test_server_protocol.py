@@ -14,9 +14,10 @@ from app.core.answering.pipeline.model_slot import ModelSlot
 from app.core.config import Settings, SettingsOwner
 from app.core.errors import ServerError, UsageError
 from app.core.generate.chat_engine import engine_for
-from app.core.generate.engine import Engine, GenerationEnd, TokenStep
+from app.core.generate.engine import Engine
 from app.core.generate.model import ChatRequest, Sampling
 from app.core.generate.remote import RemoteEngine
+from app.core.generate.steps import GenerationEnd, TokenStep
 from app.core.server_key import keys_file, load_server_key, save_server_key
 from tests.core.recorded_server import Recording, Reply, chunk, models, recorded_server, sse
 from tests.integration.llama_server import free_port

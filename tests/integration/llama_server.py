@@ -4,6 +4,7 @@
 from __future__ import annotations
 
 import json
+import os
 import socket
 import subprocess
 import sys
@@ -52,7 +53,9 @@ class LlamaServer:
         if self.api_key:
             command += ["--api_key", self.api_key]
         with self.log.open("wb") as log:
-            self.process = subprocess.Popen(command, stdout=log, stderr=subprocess.STDOUT)
+            # unbuffered: what the server prints is in the log at once (`dropped_streams`)
+            environment = {**os.environ, "PYTHONUNBUFFERED": "1"}
+            self.process = subprocess.Popen(command, stdout=log, stderr=subprocess.STDOUT, env=environment)
         deadline = time.monotonic() + START_TIMEOUT_S
         while time.monotonic() < deadline:
             if self.process.poll() is not None:
@@ -81,6 +84,13 @@ class LlamaServer:
         with urllib.request.urlopen(request, timeout=120) as reply:
             result: dict[str, object] = json.load(reply)
         return result
+
+    def dropped_streams(self) -> int:
+        """How many streamed answers the server dropped before their end, their client gone or a new
+        request come: the "disconnected" lines its event publisher prints (llama_cpp/server/app.py)."""
+        return sum(
+            line.strip() == "disconnected" for line in self.log.read_text(errors="replace").splitlines()
+        )
 
     def kill(self) -> None:
         """SIGKILL: the server dies mid-answer, as a crashed or unplugged server does."""

@@ -14,8 +14,8 @@ from pathlib import Path
 
 import pytest
 
-from app.cli import build_parser
 from app.cli_ask import run_ask
+from app.cli_parser import build_parser
 from app.core import paths
 from app.core.config import Settings
 from app.core.embed.embedder import Embedder

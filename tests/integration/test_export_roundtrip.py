@@ -11,7 +11,8 @@ from pathlib import Path
 
 import pytest
 
-from app.cli import COMMANDS, build_parser
+from app.cli import COMMANDS
+from app.cli_parser import build_parser
 from app.core.answering.types import AskOptions
 from app.core.config import Settings
 from app.core.embed.embedder import Embedder

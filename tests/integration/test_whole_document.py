@@ -9,8 +9,8 @@ from pathlib import Path
 
 import pytest
 
-from app.cli import build_parser
 from app.cli_ask import run_ask
+from app.cli_parser import build_parser
 from app.core.answering.types import Answer, AnswerEvent, AskOptions, Delta, Finished, Progress, Retrieved
 from app.core.answering.whole import whole_plan
 from app.core.cancel import CancelToken

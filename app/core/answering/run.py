@@ -11,9 +11,9 @@ from app.core.answering.evidence.evidence import Evidence
 from app.core.answering.evidence.gate import GateScore
 from app.core.answering.evidence.locate import FoundSentence
 from app.core.answering.types import AnswerMetrics, Metrics
-from app.core.generate.engine import GenerationEnd
 from app.core.generate.kv_cache import KvCacheUse
 from app.core.generate.model import ModelInfo, Sampling
+from app.core.generate.steps import GenerationEnd
 from app.core.passage import Hit
 from app.core.prompt.budget import Budget
 

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+from collections.abc import Iterable
 from dataclasses import dataclass, field
 from datetime import UTC, datetime
 from typing import Any
@@ -209,6 +210,18 @@ class Answer:
             kv_cache=KvCacheUse.from_json(trace.get("kv_cache")),
             asked_at=when,
         )
+
+
+def chat_answers(messages: Iterable[StoredMessage]) -> list[Answer]:
+    """A chat's stored messages as its answers, oldest first, each with the question before it."""
+    answers: list[Answer] = []
+    question, asked_at = "", None
+    for message in messages:
+        if message.role == "user":
+            question, asked_at = message.content, message.created_at
+        elif message.role == "assistant":
+            answers.append(Answer.from_stored(question, message, asked_at))
+    return answers
 
 
 @dataclass(frozen=True)

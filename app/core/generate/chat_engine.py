@@ -8,9 +8,10 @@ from typing import Protocol
 
 from app.core.cancel import CancelToken
 from app.core.config import Settings
-from app.core.generate.engine import Engine, GenerationEnd, TokenStep
+from app.core.generate.engine import Engine
 from app.core.generate.model import ChatRequest, ModelInfo, Sampling
 from app.core.generate.remote import RemoteEngine
+from app.core.generate.steps import GenerationEnd, TokenStep
 from app.core.server_key import key_for
 
 

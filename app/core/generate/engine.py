@@ -2,7 +2,6 @@
 
 from __future__ import annotations
 
-import ctypes
 import threading
 import time
 from collections.abc import Generator, Iterator, Sequence
@@ -12,23 +11,16 @@ from typing import Any
 from app.core.cancel import CancelToken
 from app.core.config import Settings
 from app.core.errors import ModelError
-from app.core.generate.cpu_kernels import load_cpu_kernels
-from app.core.generate.kv_cache import DEFAULT_KV_TYPE, llama_kv_options, llama_kv_types, model_kv_shape
+from app.core.generate.kv_cache import DEFAULT_KV_TYPE
+from app.core.generate.llama_model import LoadedModel, open_llama
 from app.core.generate.lookup import LookupStats, lookup_generate
 from app.core.generate.model import ChatRequest, ModelInfo, Sampling, check_model_file
-from app.core.generate.rate_store import rate_key, store_rate, stored_rate
+from app.core.generate.rate_store import measure_prefill_rate, rate_key, store_rate, stored_rate
 from app.core.generate.steps import GenerationEnd, TokenStep
 from app.core.generate.template import ChatTemplate
 from app.core.generate.textstream import THINKING, ChannelSplitter, Piece, Utf8Stream
-from app.core.generate.threads import default_batch_threads, default_threads, prefer_passive_openmp
+from app.core.generate.threads import default_batch_threads, default_threads
 from app.core.messages import QT_TRANSLATE_NOOP
-
-CALIBRATION_TEXT = (
-    "Folio measures how fast this model reads a prompt, so that it can keep the time to the first "
-    "token under the target by sending fewer passages when the machine is slow. "
-)
-CHATML_STOPS = ("<|im_end|>", "<|im_start|>")
-__all__ = ["CHATML_STOPS", "Engine", "GenerationEnd", "TokenStep"]
 
 
 class Engine:
@@ -58,12 +50,7 @@ class Engine:
         self.lock = threading.Lock()  # one generation at a time; waiting on it is the queue span
         self._load_lock = threading.Lock()
         self._llm: Any = None
-        self._info: ModelInfo | None = None
-        self._template: ChatTemplate | None = None
-        self._stop_ids: set[int] = set()
-        self._control_texts: list[str] = []
-        self._stops: tuple[str, ...] = ()
-        self._piece_buffer = ctypes.create_string_buffer(256)
+        self._model: LoadedModel | None = None
         self._prefill_rate: float | None = None
 
     @classmethod
@@ -107,101 +94,41 @@ class Engine:
         return self._llm is not None
 
     def info(self) -> ModelInfo | None:
-        return self._info
+        return self._model.info if self._model is not None else None
 
     def load(self) -> ModelInfo:
         """Load the model once; later calls return the same info. Raises ModelError naming the file."""
         with self._load_lock:
-            if self._info is not None:
-                return self._info
+            if self._model is not None:
+                return self._model.info
             check_model_file(self.model_path)
-            prefer_passive_openmp()
-            load_cpu_kernels()
-            from llama_cpp import Llama
-
-            if self.kv_cache_type not in llama_kv_types():
-                raise ModelError(f"this llama.cpp does not take a {self.kv_cache_type} KV cache")
-            try:
-                llm = Llama(
-                    model_path=str(self.model_path),
-                    n_ctx=self.n_ctx,
-                    n_batch=self.n_batch,
-                    n_threads=self.n_threads,
-                    n_threads_batch=self.n_threads_batch,
-                    n_gpu_layers=self.n_gpu_layers,
-                    verbose=False,
-                    **llama_kv_options(self.kv_cache_type),
-                )
-            except (ValueError, RuntimeError, OSError) as exc:
-                raise ModelError(
-                    QT_TRANSLATE_NOOP("Core", "cannot load the model {0}: {1}"), self.model_path, exc
-                ) from exc
+            llm = open_llama(
+                self.model_path,
+                n_ctx=self.n_ctx,
+                n_batch=self.n_batch,
+                n_threads=self.n_threads,
+                n_threads_batch=self.n_threads_batch,
+                n_gpu_layers=self.n_gpu_layers,
+                kv_cache_type=self.kv_cache_type,
+            )
             self._llm = llm
-            self._setup_template(llm)
+            self._model = LoadedModel(llm, self.model_path, self.n_threads, self.kv_cache_type)
             return self._require_info()
-
-    def _setup_template(self, llm: Any) -> None:
-        import llama_cpp
-
-        model = llm._model
-        bos_id, eos_id = llm.token_bos(), llm.token_eos()
-        bos = model.token_get_text(bos_id) if bos_id >= 0 else ""
-        eos = model.token_get_text(eos_id) if eos_id >= 0 else ""
-        source = llm.metadata.get("tokenizer.chat_template") or None
-        self._template = ChatTemplate(source, bos, eos, self.model_path.name)
-        self._stops = CHATML_STOPS if self._template.is_fallback else ()
-        # End-of-turn markers that are single special tokens stop generation even if the vocab
-        # does not flag them as end-of-generation.
-        for marker in CHATML_STOPS[:1]:
-            ids = llm.tokenize(marker.encode(), add_bos=False, special=True)
-            if len(ids) == 1:
-                self._stop_ids.add(ids[0])
-        self._vocab = model.vocab
-        self._control_texts = self._find_control_texts(llm)
-        self._is_eog = llama_cpp.llama_vocab_is_eog
-        self._token_to_piece = llama_cpp.llama_token_to_piece
-        shape, kv_type = model_kv_shape(self.model_path, llm.metadata), self.kv_cache_type
-        self._info = ModelInfo(
-            name=self.model_path.name,
-            path=str(self.model_path),
-            n_ctx=llm.n_ctx(),
-            n_ctx_train=model.n_ctx_train(),
-            supports_thinking=self._template.thinking.supported,
-            thinking_reason=self._template.thinking.reason,
-            chat_template="chatml" if self._template.is_fallback else "gguf",
-            n_threads=self.n_threads,
-            kv_cache_type=kv_type,
-            kv_cache_bytes=shape.bytes(llm.n_ctx(), kv_type, kv_type) if shape else None,
-            kv_cache_types=tuple(t for t in llama_kv_types() if shape is None or shape.fits(t)),
-        )
-
-    @staticmethod
-    def _find_control_texts(llm: Any) -> list[str]:
-        """The text of every control token (<|im_start|>, <|im_end|>, ...) that could be spelled in text."""
-        import llama_cpp
-
-        vocab = llm._model.vocab
-        texts: set[str] = set()
-        for token in range(llama_cpp.llama_vocab_n_tokens(vocab)):
-            if llama_cpp.llama_vocab_get_attr(vocab, token) & llama_cpp.LLAMA_TOKEN_ATTR_CONTROL:
-                text = llm._model.token_get_text(token)
-                if len(text) > 1:
-                    texts.add(text)
-        return sorted(texts, key=len, reverse=True)
 
     def escape_special(self, text: str) -> str:
         """Break up control-token spellings in document or user text, so that a passage quoting
         "<|im_end|>" cannot end a turn of the prompt (a zero-width space goes after the first character)."""
         self._require_llm()
-        for marker in self._control_texts:
+        assert self._model is not None
+        for marker in self._model.control_texts:
             if marker in text:
                 text = text.replace(marker, marker[0] + "\u200b" + marker[1:])
         return text
 
     def _require_info(self) -> ModelInfo:
-        if self._info is None:
+        if self._model is None:
             raise ModelError(QT_TRANSLATE_NOOP("Core", "the model {0} is not loaded"), self.model_path)
-        return self._info
+        return self._model.info
 
     def _require_llm(self) -> Any:
         if self._llm is None:
@@ -212,7 +139,7 @@ class Engine:
         with self._load_lock:
             if self._llm is not None:
                 self._llm.close()
-            self._llm, self._info, self._template = None, None, None
+            self._llm, self._model = None, None
 
     # tokenizer and template (the PromptModel protocol) -----------------------------------------
 
@@ -224,7 +151,7 @@ class Engine:
         """Tokens of a rendered chat prompt: template markers are special; BOS as the model wants."""
         llm = self._require_llm()
         add_bos = bool(llm._model.add_bos_token())
-        bos = self._template.bos_token if self._template else ""
+        bos = self._model.template.bos_token if self._model else ""
         if bos and prompt.startswith(bos):
             add_bos = False
         tokens: list[int] = llm.tokenize(prompt.encode("utf-8"), add_bos=add_bos, special=True)
@@ -232,8 +159,8 @@ class Engine:
 
     def render_chat(self, messages: Sequence[dict[str, str]], enable_thinking: bool) -> str:
         self._require_llm()
-        assert self._template is not None
-        return self._template.render(messages, enable_thinking)
+        assert self._model is not None
+        return self._model.template.render(messages, enable_thinking)
 
     def opens_thinking(self, prompt: str) -> bool:
         return ChatTemplate.opens_thinking(prompt)
@@ -271,17 +198,7 @@ class Engine:
         if self._prefill_rate is None:
             self._prefill_rate = stored_rate(self._rate_key())
         if self._prefill_rate is None:
-            llm = self._require_llm()
-            text = CALIBRATION_TEXT * 16
-            tokens = llm.tokenize(text.encode("utf-8"), add_bos=False, special=False)[:256]
-            llm.reset()
-            llm.eval(tokens[:16])  # warm-up: first graph allocation
-            llm.reset()
-            started = time.perf_counter()
-            llm.eval(tokens)
-            elapsed = time.perf_counter() - started
-            llm.reset()
-            self._prefill_rate = len(tokens) / max(elapsed, 1e-6)
+            self._prefill_rate = measure_prefill_rate(self._require_llm())
             store_rate(self._rate_key(), self._prefill_rate)
         return self._prefill_rate
 
@@ -303,14 +220,6 @@ class Engine:
         from llama_cpp.llama_grammar import LlamaGrammar
 
         return LlamaGrammar.from_string(text, verbose=False)
-
-    def _piece(self, token: int) -> bytes:
-        buffer = self._piece_buffer
-        n = self._token_to_piece(self._vocab, token, buffer, len(buffer), 0, False)
-        if n < 0:
-            buffer = ctypes.create_string_buffer(-n)
-            n = self._token_to_piece(self._vocab, token, buffer, len(buffer), 0, False)
-        return buffer.raw[:n]
 
     def _generator(
         self, llm: Any, prompt: list[int], sampling: Sampling, grammar: Any, drafts: LookupStats
@@ -353,7 +262,9 @@ class Engine:
         llm = self._require_llm()
         started = time.perf_counter()
         prompt = list(tokens)
-        splitter = ChannelSplitter([*self._stops, *stops], start_thinking, continuing)
+        model = self._model
+        assert model is not None
+        splitter = ChannelSplitter([*model.stops, *stops], start_thinking, continuing)
         utf8 = Utf8Stream()
         cached = 0
         first_at: float | None = None
@@ -400,7 +311,7 @@ class Engine:
             n_ctx = llm.n_ctx()
             compiled = self._grammar(grammar) if grammar else None
             generator = self._generator(llm, prompt, sampling, compiled, drafts)
-            is_eog, vocab, stop_ids = self._is_eog, self._vocab, self._stop_ids
+            is_eog, vocab, stop_ids, piece = model.is_eog, model.vocab, model.stop_ids, model.piece
             try:
                 for token in generator:
                     now = time.perf_counter()
@@ -412,7 +323,7 @@ class Engine:
                     last_at = now
                     completion += 1
                     was_thinking = splitter.channel == THINKING
-                    pieces = splitter.feed(utf8.feed(self._piece(token)))
+                    pieces = splitter.feed(utf8.feed(piece(token)))
                     in_thinking = was_thinking or splitter.channel == THINKING
                     if in_thinking:
                         thinking += 1

@@ -11,12 +11,12 @@ from app.core import paths
 from app.core.cancel import CancelToken
 from app.core.config import Settings, check_server_url
 from app.core.errors import ServerError
-from app.core.generate.engine import CHATML_STOPS, GenerationEnd, TokenStep
 from app.core.generate.model import ChatRequest, ModelInfo, Sampling
 from app.core.generate.server_http import ServerConnection
 from app.core.generate.server_stream import request_body, stream_chat
 from app.core.generate.server_tokens import ESTIMATE_MARGIN, LocalTokenizer, ServerTokenizer
-from app.core.generate.template import ChatTemplate
+from app.core.generate.steps import GenerationEnd, TokenStep
+from app.core.generate.template import CHATML_STOPS, ChatTemplate
 from app.core.messages import QT_TRANSLATE_NOOP
 from app.core.server_key import key_for
 

@@ -10,9 +10,9 @@ from typing import Any
 
 from app.core.cancel import CancelToken
 from app.core.errors import ServerError
-from app.core.generate.engine import GenerationEnd, TokenStep
 from app.core.generate.model import ChatRequest, Sampling
 from app.core.generate.server_http import EventStream, ServerConnection
+from app.core.generate.steps import GenerationEnd, TokenStep
 from app.core.generate.textstream import THINKING, ChannelSplitter, Piece
 from app.core.messages import QT_TRANSLATE_NOOP
 

@@ -21,6 +21,7 @@ CHATML_TEMPLATE = (
     "{% endfor %}"
     "{% if add_generation_prompt %}{{ '<|im_start|>assistant\\n' }}{% endif %}"
 )
+CHATML_STOPS = ("<|im_end|>", "<|im_start|>")  # ChatML's turn markers: a generation stops at either
 THINK_OPEN = "<think>"
 THINK_CLOSE = "</think>"
 

@@ -8,22 +8,21 @@ from pathlib import Path
 
 import numpy as np
 import numpy.typing as npt
-from sqlalchemy import ColumnElement, Engine, delete, func, select, text
+from sqlalchemy import ColumnElement, Engine, func, select, text
 from sqlalchemy.orm import Session, sessionmaker
 
-from app.core.errors import DocumentNotFoundError, EmbedderMismatchError
+from app.core.errors import DocumentNotFoundError
 from app.core.keywords import KEYWORDS_VERSION
 from app.core.messages import QT_TRANSLATE_NOOP
-from app.core.passage import with_heading
-from app.core.store.base import utcnow
+from app.core.store import document_writes
 from app.core.store.database import open_engine, session_factory
+from app.core.store.document_writes import GENERATION_KEY
+from app.core.store.embedder_record import bind_embedder
 from app.core.store.file_lock import InterProcessLock
 from app.core.store.folders import WatchedFolders
 from app.core.store.keyword_tables import (
     KEYWORD_TABLES,
     RANKED_ROWS,
-    delete_keyword_rows,
-    insert_keyword_rows,
     keyword_row_ids,
     refill_keyword_tables,
     search_keywords,
@@ -33,7 +32,6 @@ from app.core.store.layers import (
     load_layer,
     ocr_page_counts,
     ocr_pages_of,
-    replace_layers,
 )
 from app.core.store.models import Chunk, Document, Meta
 from app.core.store.records import (
@@ -45,11 +43,10 @@ from app.core.store.records import (
     WriteOutcome,
     document_info,
 )
-from app.core.store.schema import SCHEMA_VERSION, migrate
-from app.core.store.staging import ChunkStaging, chunk_fields, remove_leftover_staging
+from app.core.store.schema import migrate
+from app.core.store.staging import remove_leftover_staging
 
 WRITER_LOCK_FILE = ".writer.lock"
-GENERATION_KEY = "index_generation"
 
 log = logging.getLogger("folio")
 
@@ -101,43 +98,7 @@ class LibraryStore:
         copy of the same model is accepted. A library made before identities were recorded holds
         only the model's folder name; it is upgraded when the name matches or when
         `same_as_legacy()` confirms that the model reproduces the stored vectors."""
-        with self.write_lock, self.sessions.begin() as session:
-            stored = {
-                key: row.value
-                for key in ("embed_model", "embed_dim", "embed_identity")
-                if (row := session.get(Meta, key)) is not None
-            }
-            if "embed_model" not in stored or "embed_dim" not in stored:
-                session.merge(Meta(key="embed_model", value=name))
-                session.merge(Meta(key="embed_dim", value=str(dimension)))
-                if identity is not None:
-                    session.merge(Meta(key="embed_identity", value=identity))
-                session.merge(Meta(key="schema_version", value=SCHEMA_VERSION))
-                return
-            same_dimension = stored["embed_dim"] == str(dimension)
-            if identity is not None and "embed_identity" in stored:
-                same = same_dimension and stored["embed_identity"] == identity
-            elif identity is not None:  # a library from before identities: upgrade it if it is ours
-                same = same_dimension and (
-                    stored["embed_model"] == name or (same_as_legacy is not None and same_as_legacy())
-                )
-                if same:
-                    session.merge(Meta(key="embed_identity", value=identity))
-            else:
-                same = same_dimension and stored["embed_model"] == name
-            if not same:
-                raise EmbedderMismatchError(
-                    QT_TRANSLATE_NOOP(
-                        "Core",
-                        "this library was indexed with the embedding model {0!r} ({1} "
-                        "dimensions), not {2!r} ({3}); use that model, or re-index the "
-                        "documents into a new library (folio reindex-library --into DIR)",
-                    ),
-                    stored["embed_model"],
-                    stored["embed_dim"],
-                    name,
-                    dimension,
-                )
+        bind_embedder(self.sessions, self.write_lock, name, dimension, identity, same_as_legacy)
 
     # -- documents -----------------------------------------------------------------------------
 
@@ -210,86 +171,26 @@ class LibraryStore:
         `page_count` is asked once all batches are consumed (a streamed file's page count is
         known only then); so is `layers`, the stored texts of OCR'd pages and sections (see
         app/core/store/layers.py)."""
-        with ChunkStaging(self.library_dir) as staging:
-            for batch in batches:
-                staging.add([(item.draft, item.vector) for item in batch])
-            pages = max(page_count() if page_count is not None else 0, staging.max_page)
-            with self.write_lock:
-                with self.sessions.begin() as session:
-                    old = session.scalar(select(Document).where(Document.path == path))
-                    same = old if old is not None and old.sha256 == sha256 and not replace_same else None
-                    if old is None:
-                        same = session.scalar(
-                            select(Document).where(Document.sha256 == sha256).order_by(Document.id).limit(1)
-                        )
-                    if same is not None:
-                        count = session.scalar(
-                            select(func.count(Chunk.id)).where(Chunk.document_id == same.id)
-                        )
-                        return WriteOutcome("unchanged", document_info(same, int(count or 0)), None)
-                    replaced = np.zeros(0, dtype=np.int64)
-                    now = utcnow()
-                    if old is not None:
-                        replaced = np.asarray(
-                            session.scalars(select(Chunk.id).where(Chunk.document_id == old.id)).all(),
-                            dtype=np.int64,
-                        )
-                        delete_keyword_rows(session, replaced)
-                        session.execute(delete(Chunk).where(Chunk.document_id == old.id))
-                        doc = old
-                        doc.sha256, doc.size, doc.kind, doc.updated_at = sha256, size, kind, now
-                        doc.status, doc.pages = "ready", pages
-                    else:
-                        doc = Document(
-                            path=path,
-                            name=name,
-                            sha256=sha256,
-                            kind=kind,
-                            pages=pages,
-                            size=size,
-                            status="ready",
-                            added_at=now,
-                            updated_at=now,
-                        )
-                        session.add(doc)
-                    session.flush()
-                    replace_layers(session, doc.id, layers() if layers is not None else [])
-                    new_ids: list[int] = []
-                    for part in staging.rows():
-                        rows = [Chunk(document_id=doc.id, **chunk_fields(staged)) for staged in part]
-                        session.add_all(rows)
-                        session.flush()
-                        insert_keyword_rows(session, [(r.id, with_heading(r.heading, r.text)) for r in rows])
-                        new_ids.extend(r.id for r in rows)
-                    before, after = _bump_generation(session)
-                change = VectorChange(before, after, replaced, np.asarray(new_ids, dtype=np.int64))
-                if on_commit is not None:
-                    on_commit(change)
-        status = "updated" if old is not None else "added"
-        return WriteOutcome(status, document_info(doc, len(new_ids)), change)
+        return document_writes.write_document(
+            self.sessions,
+            self.write_lock,
+            self.library_dir,
+            path=path,
+            name=name,
+            sha256=sha256,
+            kind=kind,
+            size=size,
+            batches=batches,
+            page_count=page_count,
+            layers=layers,
+            replace_same=replace_same,
+            on_commit=on_commit,
+        )
 
     def delete_document(self, document_id: int, on_commit: CommitHook | None = None) -> VectorChange:
         """Delete a document, its chunks and keyword rows in one transaction; `on_commit` runs
         after it under the writer lock (see `write_document`)."""
-        with self.write_lock:
-            with self.sessions.begin() as session:
-                doc = session.get(Document, document_id)
-                if doc is None:
-                    raise DocumentNotFoundError(
-                        QT_TRANSLATE_NOOP("Core", "no document with id {0}"), document_id
-                    )
-                ids = np.asarray(
-                    session.scalars(select(Chunk.id).where(Chunk.document_id == document_id)).all(),
-                    dtype=np.int64,
-                )
-                delete_keyword_rows(session, ids)
-                session.execute(delete(Chunk).where(Chunk.document_id == document_id))
-                session.delete(doc)
-                before, after = _bump_generation(session)
-            change = VectorChange(before, after, ids, np.zeros(0, dtype=np.int64))
-            if on_commit is not None:
-                on_commit(change)
-        return change
+        return document_writes.delete_document(self.sessions, self.write_lock, document_id, on_commit)
 
     def page_layer(self, path: str, page: int) -> PageLayerInfo | None:
         """The stored text (and OCR line boxes) of a page or section, if the viewer needs one."""
@@ -455,10 +356,3 @@ class LibraryStore:
         problems = [f"SQLite integrity check: {r}" for r in result if r != "ok"]
         problems += [f"document {name!r} was left half-indexed" for name in bad_docs]
         return problems
-
-
-def _bump_generation(session: Session) -> tuple[int, int]:
-    row = session.get(Meta, GENERATION_KEY)
-    before = int(row.value) if row is not None else 0
-    session.merge(Meta(key=GENERATION_KEY, value=str(before + 1)))
-    return before, before + 1

@@ -10,7 +10,7 @@ from app.core.answering.run import AnswerRun
 from app.core.answering.types import AnswerEvent, Delta
 from app.core.cancel import CancelToken
 from app.core.generate.chat_engine import ChatEngine
-from app.core.generate.engine import TokenStep
+from app.core.generate.steps import TokenStep
 
 METRICS_EVERY = 16  # tokens between live Metrics events
 

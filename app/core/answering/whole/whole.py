@@ -26,8 +26,8 @@ from app.core.cancel import CancelToken
 from app.core.embed.engine import CosineScales
 from app.core.errors import DocumentNotFoundError
 from app.core.generate.chat_engine import ChatEngine
-from app.core.generate.engine import GenerationEnd, TokenStep
 from app.core.generate.model import ChatRequest, ModelInfo
+from app.core.generate.steps import GenerationEnd, TokenStep
 from app.core.passage import Hit, SearchResult
 from app.core.prompt.budget import PromptPlan
 from app.core.prompt.system import file_does_not_cover
