@@ -38,7 +38,10 @@ def test_the_kv_shape_from_the_loaded_header_is_the_files(models_dir: Path, name
         engine.close()
 
 
-def test_a_new_process_reuses_the_stored_prefill_rate(chat_model_path: Path, tmp_path: Path) -> None:
+def test_a_new_process_reuses_the_stored_prefill_rate(
+    chat_model_path: Path, tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    monkeypatch.setenv("FOLIO_CACHE_DIR", str(tmp_path / "cache"))  # no rate stored by other tests
     first = loaded(Engine(chat_model_path, n_ctx=1024, n_threads_batch=1))
     with first.lock:
         measured = first.prefill_rate()
@@ -58,7 +61,8 @@ def test_a_new_process_reuses_the_stored_prefill_rate(chat_model_path: Path, tmp
     other_threads.close()
 
 
-def test_an_unreadable_rate_file_is_measured_again(tmp_path: Path) -> None:
+def test_an_unreadable_rate_file_is_measured_again(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    monkeypatch.setenv("FOLIO_CACHE_DIR", str(tmp_path / "cache"))
     target = paths.cache_dir() / rate_store.FILE_NAME
     target.parent.mkdir(parents=True, exist_ok=True)
     target.write_text("{not json", encoding="utf-8")
