@@ -61,8 +61,10 @@ _CJK_DIGITS = {
 }
 _CJK_SCALES = {"十": 10, "百": 100, "千": 1000, "万": 10_000, "亿": 100_000_000}
 # A lone numeral is a number only before a measure word (三次, 两倍, 五年); 一 never is (一些, 一起).
-_MEASURE = "个次年月日天周米秒分时倍种位台层级度元岁人条项张页章节遍层块克升瓦伏档"
+_MEASURE = "个次年月日天周米秒分时倍种位台层级度元岁人条项张页章节遍层块克升瓦伏档段篇句"
 _CJK = re.compile(r"(?<!第)[〇零一二两三四五六七八九十百千万亿]+")
+# ...or the first of a range whose second is one: 五到八段, 三至五年 (5 to 8 passages, 3 to 5 years)
+_RANGE = re.compile(r"[到至~～-][〇零二两三四五六七八九十百千万亿]+[" + _MEASURE + "]")
 
 
 def _english(match: re.Match[str]) -> str:
@@ -93,6 +95,9 @@ def _cjk_value(run: str) -> int | None:
 def _cjk(match: re.Match[str]) -> str:
     run = match.group()
     following = match.string[match.end() : match.end() + 1]
+    ranged = _RANGE.match(match.string, match.end())
+    if ranged:
+        following = match.string[ranged.end() - 1]  # the range's measure word
     scaled = any(char in _CJK_SCALES for char in run)
     if len(run) == 1 and (run == "一" or not following or following not in _MEASURE) and not scaled:
         return run

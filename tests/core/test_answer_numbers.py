@@ -22,6 +22,9 @@ from app.core.numbers import spell_numbers
         ("每天两次", "每天2次"),
         ("大家一起统一行动", "大家一起统一行动"),  # 一 inside words stays
         ("第一章", "第一章"),  # ordinals stay
+        ("一般取最相关的五到八段", "一般取最相关的5到8段"),  # a range: both ends are numbers
+        ("三至五年", "3至5年"),
+        ("五到八", "五到八"),  # no measure word: not a count
     ],
 )
 def test_number_words_become_digits(text: str, expected: str) -> None:
