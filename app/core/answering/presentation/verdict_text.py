@@ -38,8 +38,9 @@ UNVERIFIED_NOTICE_EN = (
 UNVERIFIED_NOTICE_ZH = "Folio 无法在您的文档中核实这个回答：请对照上面找到的原文。"
 # After a complete answer that states nothing (it only says the question again, or is a bare
 # citation marker): what Folio found and where, in the question's language (at most FOUND_SHOWN).
-FOUND_INSTEAD_EN = "The answer above does not state what your documents say. Folio found this:"
-FOUND_INSTEAD_ZH = "上面的回答没有说出文档中的内容。Folio 找到的原文："
+# (Worded so that it is true also when the judge took an answer for a restatement that was not one.)
+FOUND_INSTEAD_EN = "Folio could not verify this answer; it may only repeat the question. Folio found this:"
+FOUND_INSTEAD_ZH = "Folio 无法核实这个回答，它可能只是重复了问题。Folio 找到的原文："
 FOUND_SHOWN = 2
 # What earlier releases appended instead (answers saved then still carry it).
 EARLIER_NOTICES = (
