@@ -65,12 +65,19 @@ def passages() -> list[Hit]:
 def main() -> int:
     parser = argparse.ArgumentParser(description=__doc__.split("\n")[0])
     parser.add_argument("--runs", type=int, default=15)
+    parser.add_argument(
+        "--tokens", type=int, default=300, help="the answer's length in the embedder's tokens"
+    )
     args = parser.parse_args()
     embedder = Embedder(paths.models_dir() / paths.DEFAULT_EMBED_MODEL_DIR)
     embedder.load()
     hits = passages()
-    # ~300 tokens of distinct sentences (a repeated sentence would be embedded once)
-    answer = " ".join(f"{s[:-5]}, as point {k} says{s[-5:]}" for k in range(3) for s in ANSWER_SENTENCES)
+    # distinct sentences (a repeated sentence would be embedded once) up to ~300 tokens
+    varied = [f"{s[:-5]}, as point {k} says{s[-5:]}" for k in range(3) for s in ANSWER_SENTENCES]
+    chosen: list[str] = []
+    while varied and sum(embedder.count_tokens([" ".join(chosen)])) < args.tokens:
+        chosen.append(varied.pop(0))
+    answer = " ".join(chosen)
     tokens = sum(embedder.count_tokens([answer]))
     vectors = embedder.embed([hit.text for hit in hits])
     policy = policy_for(embedder.name)
