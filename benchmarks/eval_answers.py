@@ -209,20 +209,28 @@ def load_baseline(ids: set[str]) -> tuple[dict[str, Any], str] | None:
     return scoring.by_language(records, scoring.summarize_retrieval), note
 
 
-def load_before(path: Path | None) -> tuple[list[scoring.RetrievalRecord], list[scoring.AnswerRecord]]:
-    """An earlier run's records (eval_answers.py's results file), or none."""
+def load_before(
+    path: Path | None, questions: QuestionSet
+) -> tuple[list[scoring.RetrievalRecord], list[scoring.AnswerRecord]]:
+    """An earlier run's records (eval_answers.py's results file), its answers scored again from their
+    text with today's scoring so that before and after are scored alike; none without a path."""
     if path is None:
         return [], []
     data = json.loads(path.read_text(encoding="utf-8"))
+    by_id = {q.id: q for q in questions.questions}
     retrieval = [scoring.retrieval_record_from_json(r) for r in data.get("retrieval") or []]
-    answers = [scoring.AnswerRecord(**r) for r in data.get("answers") or []]
+    answers = [
+        scoring.rescored(scoring.AnswerRecord(**r), by_id[r["id"]])
+        for r in data.get("answers") or []
+        if r["id"] in by_id
+    ]
     return retrieval, answers
 
 
 def main(argv: Sequence[str] | None = None) -> int:
     args = parse_args(argv)
-    retrieval_before, answers_before = load_before(args.before)
     questions = load_questions(args.questions) if args.questions else load_questions()
+    retrieval_before, answers_before = load_before(args.before, questions)
     chosen = select(questions, args)
     if not chosen:
         raise SystemExit("no question matches the selection")

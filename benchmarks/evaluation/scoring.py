@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import statistics
 from collections.abc import Iterable, Sequence
-from dataclasses import asdict, dataclass, field
+from dataclasses import asdict, dataclass, field, replace
 from typing import Any
 
 from app.core.answering.judge.refusal import is_refusal
@@ -186,6 +186,14 @@ def score_answer(question: Question, data: dict[str, Any]) -> AnswerRecord:
             "contents_found": sum(1 for f in data.get("located") or [] if is_contents_line(f["sentence"])),
         },
     )
+
+
+def rescored(record: AnswerRecord, question: Question) -> AnswerRecord:
+    """A saved record scored again from its text with today's scoring (e.g. a run saved when the
+    note Folio appends was still scored as the model's words); the rest as saved."""
+    fresh = score_answer(question, {"answer": record.answer, "finish_reason": record.finish_reason})
+    extra = {**record.extra, "wrong_figure": fresh.extra["wrong_figure"]}
+    return replace(record, correct=fresh.correct, refusal=fresh.refusal, extra=extra)
 
 
 def denied_with_evidence(question: Question, text: str, located: Sequence[dict[str, Any]]) -> bool:
