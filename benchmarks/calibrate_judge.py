@@ -52,6 +52,7 @@ GRID = {
     "restate_cosine": (0.7, 0.8, 0.85, 0.9, 2.0),
     "restate_novelty": (0.2, 0.34, 0.5),
     "answered_share": (0.5, 0.67, 1.0),
+    "quantity_needs_figure": (False, True),
 }
 # how the sentence stating a figure must be about the question: by its cosine with it, by how far it
 # is from the sentence most about it, or by being a sentence Folio found for it, any being enough

@@ -4,6 +4,7 @@ and contents lines that never count as evidence."""
 from __future__ import annotations
 
 from collections.abc import Callable
+from dataclasses import replace
 
 import numpy as np
 import pytest
@@ -168,3 +169,25 @@ def test_the_interface_translations_measure_the_embedders_cross_language_cosines
     assert len(pairs) >= 100 and all(has_cjk(z) and not has_cjk(e) for e, z in pairs)
     cross = cross_language(multilingual_embedder)
     assert 0.0 < cross.unrelated < 0.3 < 0.6 < cross.translation < 0.95
+
+
+def test_a_quantity_asked_for_and_not_given_is_at_most_partly_answered(
+    multilingual_embedder: Embedder, policy: Policy
+) -> None:
+    page = "Indicator. Hold the filter key for five seconds to reset the filter indicator."
+    hits = [make_hit(1, page)]
+    question = "Which key resets the filter indicator, and for how long must it be held?"
+    embed = RecentVectors(multilingual_embedder.embed)
+    vectors = multilingual_embedder.embed([page])
+    verifier = embedding_verifier(lambda ids: vectors, embed, multilingual_embedder.scales)
+    evidence = Evidence(question, hits, embed)
+
+    def verdict(answer: str, needs_figure: bool) -> str | None:
+        ruled = replace(policy, quantity_needs_figure=needs_figure)
+        return judge_answer(question, answer, hits, verifier, ruled, embed, evidence).verdict
+
+    without = "The filter key resets the filter indicator [1]."
+    assert verdict(without, needs_figure=True) != "answered"
+    assert verdict(without, needs_figure=False) == "answered"  # the switch is what holds it back
+    with_figure = "Hold the filter key for five seconds to reset the filter indicator [1]."
+    assert verdict(with_figure, needs_figure=True) == verdict(with_figure, needs_figure=False)

@@ -4,6 +4,7 @@ model's own text recovered from an answer that carries one."""
 from __future__ import annotations
 
 from app.core.answering.presentation.verdict_text import (
+    EARLIER_FOUND_LEADS,
     FOUND_INSTEAD_EN,
     FOUND_INSTEAD_ZH,
     found_instead,
@@ -50,3 +51,5 @@ def test_the_models_text_is_recovered_from_either_note() -> None:
     assert strip_note(f"{answer}\n\n{unverified_notice('Which setting?')}") == answer
     assert strip_note(f"{answer}\n\n{unverified_notice('哪个设置？')}") == answer
     assert strip_note(answer) == answer
+    earlier = f"{answer}\n\n{EARLIER_FOUND_LEADS[0]}\nguide.pdf, p. 3: “Set Acquire::http::Proxy.”"
+    assert strip_note(earlier) == answer

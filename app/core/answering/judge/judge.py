@@ -71,8 +71,9 @@ def decide(
 ) -> tuple[list[SentenceRuling], Verdict | None]:
     """Each factual sentence's ruling and the verdict: "not_in_documents" when the gate or the model
     said the documents do not cover the question, "not_answered" when no sentence is both supported
-    and about the question (a restatement of the question never is), "partly" when too few are or
-    the answer was cut off, else "answered"."""
+    and about the question (a restatement of the question never is), "partly" when too few are, the
+    answer was cut off, or (as the policy says) the question asks for a quantity and none of them
+    gives a figure, else "answered"."""
     if not_covered:
         return [], "not_in_documents"
     rulings = [rule(signal, policy) for signal in signals.sentences]
@@ -82,6 +83,13 @@ def decide(
         return rulings, "not_in_documents" if signals.refused else "not_answered"
     if finish_reason != "stop" or len(answering) < policy.answered_share * len(stated):
         return rulings, "partly"
+    figures = any(
+        s.new_facts
+        for s, r in zip(signals.sentences, rulings, strict=True)
+        if r.supported and r.about and not r.restated
+    )
+    if policy.quantity_needs_figure and signals.asks_quantity and not figures:
+        return rulings, "partly"  # asked for a figure; what answers it gives none
     return rulings, "answered"
 
 

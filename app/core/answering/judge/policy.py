@@ -40,6 +40,9 @@ class Policy:
     fact_about_gap: float = 1.0
     # ...or the figure being stated by a sentence Folio found for the question before the model ran
     fact_located_enough: bool = False
+    # whether a question that asks for a quantity is only "partly" answered when no statement that
+    # answers it gives a figure the question does not
+    quantity_needs_figure: bool = False
     # the share of factual sentences supported and about the question for "answered" (else "partly")
     answered_share: float = 1.0
     # whether a sentence's meaning can support it in CJK text (an English-only embedder: no)

@@ -7,6 +7,7 @@ from dataclasses import dataclass
 
 import numpy as np
 
+from app.core.answering.evidence.asked import asks_quantity
 from app.core.answering.evidence.evidence import Evidence
 from app.core.answering.evidence.facts import Facts, facts_of, missing_facts
 from app.core.answering.evidence.lexical import normalize, without_lead_in
@@ -54,10 +55,12 @@ class SentenceSignals:
 
 @dataclass(frozen=True)
 class Signals:
-    """Every factual sentence of one answer measured, and whether the answer holds a refusal."""
+    """Every factual sentence of one answer measured, whether the answer holds a refusal, and
+    whether the question asks for a quantity (a number, a measure or a date: evidence/asked.py)."""
 
     sentences: tuple[SentenceSignals, ...]
     refused: bool
+    asks_quantity: bool = False
 
 
 @dataclass(frozen=True)
@@ -95,8 +98,9 @@ def measure(
     `cross` how cosines across Chinese and English read."""
     factual = [i for i, s in enumerate(attribution.sentences) if s.kind == "factual"]
     refused = any(s.kind == "refusal" for s in attribution.sentences)
+    quantity = asks_quantity(question)
     if not factual:
-        return Signals((), refused)
+        return Signals((), refused, quantity)
     bodies = [_body(attribution.sentences[i]) for i in factual]
     usable = [
         i
@@ -176,7 +180,7 @@ def measure(
                 fact_located=(claimed.numbers - question_facts.numbers) <= located_numbers,
             )
         )
-    return Signals(tuple(measured), refused)
+    return Signals(tuple(measured), refused, quantity)
 
 
 def _body(check: SentenceCheck) -> str:

@@ -42,6 +42,11 @@ UNVERIFIED_NOTICE_ZH = "Folio 无法在您的文档中核实这个回答：请�
 FOUND_INSTEAD_EN = "Folio could not verify this answer; it may only repeat the question. Folio found this:"
 FOUND_INSTEAD_ZH = "Folio 无法核实这个回答，它可能只是重复了问题。Folio 找到的原文："
 FOUND_SHOWN = 2
+# The same note's first wording (answers saved with it: benchmarks/results/eval-held-out-judge.json).
+EARLIER_FOUND_LEADS = (
+    "The answer above does not state what your documents say. Folio found this:",
+    "上面的回答没有说出文档中的内容。Folio 找到的原文：",
+)
 # What earlier releases appended instead (answers saved then still carry it).
 EARLIER_NOTICES = (
     "None of these statements was found in your documents: the documents do not answer this question.",
@@ -113,7 +118,7 @@ def found_instead(question: str, found: Sequence[tuple[Citation, str]]) -> str:
 def strip_note(text: str) -> str:
     """The model's own text without the note Folio appended after it (either kind, or an earlier
     release's)."""
-    for lead in (FOUND_INSTEAD_EN, FOUND_INSTEAD_ZH):
+    for lead in (FOUND_INSTEAD_EN, FOUND_INSTEAD_ZH, *EARLIER_FOUND_LEADS):
         at = text.rfind(f"\n\n{lead}")
         if at >= 0:
             return text[:at].rstrip()
