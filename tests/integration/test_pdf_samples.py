@@ -10,6 +10,7 @@ import pytest
 from app.core.ingest.pipeline import IngestReport
 from app.core.keywords import terms_phrases
 from app.core.normalize import normalize_text
+from app.core.passage import with_heading
 from app.core.qa import Folio
 from tests.conftest import CJK_BOOK, PDF_SAMPLES
 
@@ -88,4 +89,5 @@ def test_two_character_chinese_terms_match(samples_library: tuple[Folio, IngestR
         ids = folio.store.keyword_search("chunks_terms", terms_phrases(word), 20)
         assert ids, word
         texts = folio.store.chunks(ids)
-        assert all(word in row.text for row in texts.values()), word
+        # the keyword tables index a chunk's heading path with its text (passage.with_heading)
+        assert all(word in with_heading(row.heading, row.text) for row in texts.values()), word
