@@ -218,7 +218,7 @@ def run_ask(args: argparse.Namespace, folio: Folio, out: TextIO | None = None) -
 
     `out` is where the answer or the JSON document goes (the CLI's real stdout); messages go to stderr.
     """
-    from app.core.api import AskOptions, Delta, Finished
+    from app.core.api import AskOptions, Delta, Finished, Reasked
 
     out, err = out or sys.stdout, sys.stderr
     try:
@@ -271,6 +271,11 @@ def run_ask(args: argparse.Namespace, folio: Folio, out: TextIO | None = None) -
                             thinking_open = False
                         out.write(event.text)
                         out.flush()
+                elif isinstance(event, Reasked) and not args.json:
+                    out.write("\n")
+                    note = translate("Cli", "(that only repeated the question; asking the model again)")
+                    err.write(note + "\n")
+                    err.flush()
                 elif isinstance(event, Progress) and not args.json:
                     err.write(progress_line(event) + "\n")
                     err.flush()

@@ -107,6 +107,17 @@ def parse_args(argv: Sequence[str] | None) -> argparse.Namespace:
         help="judge with the policy in resources/judge_policy.json, fitting nothing (e.g. to report a "
         "held-out run)",
     )
+    parser.add_argument(
+        "--change",
+        action="append",
+        default=[],
+        metavar="FIELD=JSON",
+        help="with --keep: the written policy with this field changed (e.g. restate_adds_nothing=true), "
+        "to try one candidate on the calibration half",
+    )
+    parser.add_argument(
+        "--only-calibration", action="store_true", help="report the calibration half alone (choosing)"
+    )
     parser.add_argument("--write", action="store_true", help="write resources/judge_policy.json")
     parser.add_argument("--lines", action="store_true", help="print every held-out question's line")
     parser.add_argument("--failures", action="store_true", help="classify the held-out half's wrong answers")
@@ -338,6 +349,10 @@ def main(argv: Sequence[str] | None = None) -> int:
     current = replace(
         policy_for(embedder), cross_unrelated=cross.unrelated, cross_translation=cross.translation
     )
+    if args.change:
+        current = replace(current, **{k: json.loads(v) for k, v in (c.split("=", 1) for c in args.change)})
+    if args.only_calibration:
+        held_out = []
     if args.keep:
         policy, fitted = current, figures(calibration, [verdict(c, current) for c in calibration])
     else:

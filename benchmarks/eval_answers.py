@@ -107,6 +107,12 @@ def parse_args(argv: Sequence[str] | None = None) -> argparse.Namespace:
         help="the answer prompt's instructions (worked: answer form and example; default: the app's)",
     )
     parser.add_argument(
+        "--reask",
+        choices=("on", "off"),
+        default="on" if Settings().reask else "off",
+        help="ask once more when an answer states nothing (default: the app's)",
+    )
+    parser.add_argument(
         "--figures-from",
         choices=FIGURES_FROM,
         default=Settings().figures_from,
@@ -158,6 +164,7 @@ def eval_settings(args: argparse.Namespace) -> Settings:
         evidence_selection=args.evidence == "on",
         answer_from=args.answer_from,
         prompt_style=args.prompt_style,
+        reask=args.reask == "on",
         figures_from=args.figures_from,
         kv_cache_type=args.kv_cache,
     )
@@ -189,6 +196,9 @@ def run_answers(folio: Folio, questions: Sequence[Question], max_tokens: int) ->
         answer = folio.ask(question.question, options)
         record = scoring.score_answer(question, answer.to_json())
         record.extra["judged"] = scoring.judge_inputs(answer)  # what the judge saw (calibrate_judge.py)
+        if answer.reasked_from:  # the first answer, scored as if it had stood (report.reask_lines)
+            first = scoring.score_answer(question, {"answer": answer.reasked_from, "finish_reason": "stop"})
+            record.extra["first_correct"] = first.correct
         records.append(record)
         print(report.answer_line(record), flush=True)
     return records
@@ -303,6 +313,7 @@ def main(argv: Sequence[str] | None = None) -> int:
             changed = report.changed_answers(answers_before, answers)
             print(f"\n### Answers: {len(changed)} question(s) changed since {args.before.name}\n")
             print("\n".join(changed))
+        print(report.reask_lines(answers))
         print("\n### Answers by source of the document (generated, real), and traps\n")
         print(report.table(split["answers"], report.ANSWER_COLUMNS))
 
@@ -335,6 +346,8 @@ def main(argv: Sequence[str] | None = None) -> int:
         variant += f"-from-{settings.answer_from}"
     if settings.prompt_style != Settings().prompt_style:
         variant += f"-prompt-{settings.prompt_style}"
+    if settings.reask != Settings().reask:
+        variant += f"-reask-{args.reask}"
     if settings.figures_from != Settings().figures_from:
         variant += f"-figures-{settings.figures_from}"
     if settings.kv_cache_type != Settings().kv_cache_type:

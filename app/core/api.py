@@ -52,6 +52,7 @@ if TYPE_CHECKING:  # loaded at first use (__getattr__ below): numpy, SQLAlchemy,
         Located,
         Metrics,
         Progress,
+        Reasked,
         Retrieved,
     )
     from app.core.embed.engine import is_model_folder
@@ -86,6 +87,7 @@ _LAZY = {
             "Located",
             "Metrics",
             "Progress",
+            "Reasked",
             "Retrieved",
         )
     },
@@ -242,6 +244,7 @@ __all__ = [
     "PageLayerInfo",
     "Progress",
     "ProgressCallback",
+    "Reasked",
     "ReindexAdvice",
     "Retrieved",
     "SearchResult",

@@ -84,6 +84,13 @@ class Settings:
     # of answering it: issue 32). Not in the Settings dialog; `make eval EVAL_ARGS="--prompt-style
     # worked"` compares them.
     prompt_style: str = "plain"
+    # An answer that states nothing (it repeats the question, or is a bare marker) is asked once more
+    # with the sentences Folio found (answering/pipeline/reask.py); off: it stands, with what Folio
+    # found after it. Off by default: on the calibration half's 12 answers that stated nothing, the
+    # default model's second answer was right for none of the 7 wrong ones, and with the first
+    # wording it turned a right one into a bare marker (benchmarks/results/reask-calibration-*.log).
+    # Not in the Settings dialog; `make eval EVAL_ARGS="--reask on"` measures it.
+    reask: bool = False
     # Which numbers the answer may write: "anywhere" (free), or "found": only those spelled in the
     # located sentences and the question, by a decoding grammar (generate/cite_grammar.py)
     figures_from: str = "anywhere"

@@ -28,6 +28,7 @@ class AnswerState(QObject):
     figures_changed = Signal()
     located_changed = Signal()
     progress_changed = Signal()
+    reasked = Signal()  # the streamed answer stated nothing: it is cleared, a new one streams
     finished = Signal()
 
     def __init__(self, question: str, thinking_requested: bool, parent: QObject | None = None) -> None:
@@ -53,6 +54,7 @@ class AnswerState(QObject):
         self.final: Answer | None = None  # the finished answer, as the core returned it
         self.stopped = False  # cancelled before the core returned an answer
         self.error = ""
+        self.reasked_from = ""  # the first answer's text when the core asked again
 
     # -- fed by the controller on the GUI thread ---------------------------------------------
     def add_delta(self, text: str, channel: str, tokens: int = 1) -> None:
@@ -75,6 +77,14 @@ class AnswerState(QObject):
             self.answer_text += text
             self._pending_answer.append(text)
             self.phase = ANSWERING
+
+    def restart_answer(self, first: str) -> None:
+        """The core asks the model again (the answer streamed so far stated nothing): that text is
+        dropped from the view; the answer that streams next replaces it."""
+        self._pending_answer.clear()
+        self.answer_text = ""
+        self.reasked_from = first
+        self.reasked.emit()
 
     def seed_answer(self, text: str) -> None:
         """Text shown before any token arrives (the cut-off answer being continued); it does not
@@ -121,6 +131,7 @@ class AnswerState(QObject):
         self.flush()
         self.final = answer
         self.answer_text = answer.answer
+        self.reasked_from = answer.reasked_from
         self.thinking_text = answer.thinking
         if self.thinking_text and self.thinking_ended_at is None:
             self.thinking_ended_at = self.last_token_at

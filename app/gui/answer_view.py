@@ -124,6 +124,7 @@ class AnswerView(QFrame):
         state.located_changed.connect(self._show_found)
         state.progress_changed.connect(self._show_step)
         state.text_flushed.connect(self._on_text)
+        state.reasked.connect(self._on_reasked)
         state.figures_changed.connect(self._on_figures)
         state.finished.connect(self._on_finished)
         if state.located or (state.final is not None and state.final.located):
@@ -179,6 +180,17 @@ class AnswerView(QFrame):
             if self.state.thinking_tokens:
                 self._label_thinking()
 
+    def _on_reasked(self) -> None:
+        """The answer so far stated nothing: it goes, and the banner says why a new one streams."""
+        self.body.set_final("", None)
+        self._show_banner(self._reasked_text(), False)
+
+    def _reasked_text(self) -> str:
+        return self.tr(
+            "The first answer only repeated the question; Folio asked the model again, pointing it "
+            "to the sentences it found."
+        )
+
     def _on_figures(self) -> None:
         self.readout.setText(live_readout(self.state))
 
@@ -227,6 +239,8 @@ class AnswerView(QFrame):
             self._show_banner(self.tr("Stopped: this answer is incomplete."), False)
         elif reason == "error" or state.phase == FAILED:
             self._show_banner(self.tr("The answer failed: {0}").format(state.error or reason), False)
+        elif state.reasked_from:
+            self._show_banner(self._reasked_text(), False)
         self._show_sources()
         self.steps.show_done(reason == "cancelled" or state.stopped)
         QTimer.singleShot(0, self.updateGeometry)

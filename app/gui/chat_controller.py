@@ -63,7 +63,7 @@ class ChatController(QObject):
         folio = self.app.folio
         if folio is None or self.busy:
             return None
-        from app.core.api import AskOptions, Delta, Finished, Located, Metrics, Progress, Retrieved
+        from app.core.api import AskOptions, Delta, Finished, Located, Metrics, Progress, Reasked, Retrieved
 
         options = AskOptions(
             thinking=thinking,
@@ -89,7 +89,7 @@ class ChatController(QObject):
                 batcher.flush()
                 if isinstance(event, Finished):
                     final = event.answer
-                elif isinstance(event, Metrics | Retrieved | Located | Progress):
+                elif isinstance(event, Metrics | Retrieved | Located | Progress | Reasked):
                     ctx.progress(event)
             batcher.flush()
             return final
@@ -107,6 +107,8 @@ class ChatController(QObject):
                 state.set_located(event.found)
             elif isinstance(event, Progress):
                 state.set_progress(event)
+            elif isinstance(event, Reasked):
+                state.restart_answer(event.first)
 
         view = self._view
         self.question_added.emit(question)

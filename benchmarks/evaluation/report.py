@@ -6,7 +6,7 @@ from collections.abc import Callable, Sequence
 from typing import Any
 
 from benchmarks.evaluation.dataset import SOURCES, Question, QuestionSet
-from benchmarks.evaluation.scoring import AnswerRecord, RetrievalRecord
+from benchmarks.evaluation.scoring import AnswerRecord, RetrievalRecord, direction_of
 
 RETRIEVAL_COLUMNS = (
     ("hit@1", "hit@1"),
@@ -198,3 +198,25 @@ def split_summaries(
             if group:
                 rows[f"{LANG_NAMES[lang]}, {title}"] = summarize(group)
     return rows
+
+
+def reask_lines(records: Sequence[AnswerRecord]) -> str:
+    """The answers Folio asked again (their first text stated nothing): per language how many, how
+    many first answers would have been right, how many are right after; then one line each."""
+    asked = [r for r in records if r.extra.get("reasked_from")]
+    lines = [f"\n### Asked again: {len(asked)} of {len(records)} answers stated nothing\n"]
+    if not asked:
+        return "\n".join(lines)
+    lines += ["| language | asked again | first right | right after |", "|---|---|---|---|"]
+    for lang in ("en", "zh", "en→zh", "zh→en"):
+        group = [r for r in asked if direction_of(r) == lang]
+        if group:
+            first = sum(1 for r in group if r.extra.get("first_correct"))
+            after = sum(1 for r in group if r.correct)
+            lines.append(f"| {lang} | {len(group)} | {first} | {after} |")
+    lines.append("")
+    for r in asked:
+        mark = "✓" if r.correct else "✗"
+        first = _short(str(r.extra["reasked_from"]), 70)
+        lines.append(f"{r.id} {mark} first: {first} → {_short(r.answer, 90)}")
+    return "\n".join(lines)

@@ -184,6 +184,7 @@ def score_answer(question: Question, data: dict[str, Any]) -> AnswerRecord:
             "wrong_figure": wrong,
             "denied_with_evidence": denied_with_evidence(question, shown, data.get("located") or []),
             "contents_found": sum(1 for f in data.get("located") or [] if is_contents_line(f["sentence"])),
+            "reasked_from": str(data.get("reasked_from") or ""),  # the first answer, when asked again
         },
     )
 

@@ -75,6 +75,10 @@
         <translation>思考中…</translation>
     </message>
     <message>
+        <source>The first answer only repeated the question; Folio asked the model again, pointing it to the sentences it found.</source>
+        <translation>第一次的回答只是重复了问题；Folio 已让模型参照找到的原文句子重新回答。</translation>
+    </message>
+    <message>
         <source>Thought for {0} s</source>
         <translation>已思考 {0} 秒</translation>
     </message>
@@ -621,6 +625,10 @@
     <message>
         <source>thinking: </source>
         <translation>思考：</translation>
+    </message>
+    <message>
+        <source>(that only repeated the question; asking the model again)</source>
+        <translation>（这只是重复了问题；正在让模型重新回答）</translation>
     </message>
     <message>
         <source>the answer ended without a result</source>

@@ -48,6 +48,8 @@ class AnswerRun:
         # what the sentences are checked as being about: the question (None), or a whole-document
         # answer's subject ("" for a summary: every supported point is about its document)
         self.check_question: str | None = None
+        # the first answer's text when it stated nothing and the model was asked again (reask.py)
+        self.reasked_from = ""
 
     def mark(self, span: str, started: float) -> float:
         now = time.perf_counter()

@@ -115,6 +115,9 @@ class Answer:
     located: list[FoundSentence] = field(default_factory=list)  # the sentences shown before the answer
     kv_cache: KvCacheUse | None = None  # None: the model was not called (the gate answered)
     asked_at: datetime | None = None  # when the question was asked (UTC)
+    # the model's first answer when it only repeated the question (or was a bare marker) and Folio
+    # asked again (answering/pipeline/reask.py); "" when the answer is the first one
+    reasked_from: str = ""
 
     @property
     def complete(self) -> bool:
@@ -149,6 +152,7 @@ class Answer:
             "verdict": self.verdict,
             "located": [found.to_json() for found in self.located],
             "kv_cache": self.kv_cache.to_json() if self.kv_cache is not None else None,
+            "reasked_from": self.reasked_from,
         }
 
     def trace(self) -> dict[str, Any]:
@@ -209,6 +213,7 @@ class Answer:
             verdict=trace.get("verdict"),
             kv_cache=KvCacheUse.from_json(trace.get("kv_cache")),
             asked_at=when,
+            reasked_from=str(trace.get("reasked_from") or ""),
         )
 
 
@@ -273,8 +278,16 @@ class Progress:
 
 
 @dataclass(frozen=True)
+class Reasked:
+    """The answer streamed so far stated nothing (it repeated the question, or was a bare marker):
+    Folio asks the model once more, and the text that streams next replaces it."""
+
+    first: str  # the text being replaced
+
+
+@dataclass(frozen=True)
 class Finished:
     answer: Answer
 
 
-AnswerEvent = Retrieved | Located | Progress | Delta | Metrics | Finished
+AnswerEvent = Retrieved | Located | Progress | Delta | Metrics | Reasked | Finished

@@ -105,6 +105,32 @@ def not_covered_answer(question: str) -> str:
     return "The documents in your library do not cover this question."
 
 
+# The re-ask (answering/pipeline/reask.py): the turn that follows an answer that stated nothing (the
+# question again, or a bare marker), with the sentences Folio found, numbered as the prompt numbers
+# their passages, in the question's script. The second wording tried on the calibration half (the
+# first had no example and no way out; it turned a right answer into "[1]" and two unanswerable
+# questions into "answered"); the model copied this example once (Settings.reask: off).
+REASK_EN = (
+    "Your answer repeats the question instead of answering it. If the passages answer it, reply with "
+    "one sentence that gives the answer itself (the value, name or fact) and the number of its "
+    'passage, for example: "The default is 10 minutes [2]." If they do not answer it, say that the '
+    "documents do not cover it.\nSentences of the passages that may answer it:"
+)
+REASK_ZH = (
+    "你的回答只是重复了问题，没有回答。如果段落回答了这个问题，请用一句话直接写出答案本身（数值、名称或事实），"
+    "并标注段落编号，例如：“默认为 10 分钟 [2]。”如果段落没有回答，请说明文档中没有涉及。\n"
+    "段落中可能回答了这个问题的句子："
+)
+
+
+def reask_turn(question: str, found_lines: Sequence[str]) -> str:
+    """The user turn that asks again: what was wrong, the answer form, the found sentences ("[n] …"
+    each), then the question again."""
+    if cjk_language(question) is not None:
+        return "\n".join([REASK_ZH, *found_lines, "", f"问题：{question}"])
+    return "\n".join([REASK_EN, *found_lines, "", f"Question: {question}"])
+
+
 def passages_did_not_fit(question: str) -> str:
     """What is answered, without calling the model, when no passage fits in the model's context."""
     if cjk_language(question) is not None:

@@ -39,15 +39,21 @@ def found_passages(hits: Sequence[Hit], located: Sequence[FoundSentence]) -> lis
     return shown
 
 
-def hinted_question(question: str, shown: Sequence[Hit], located: Sequence[FoundSentence]) -> str:
-    """The question followed by the located sentences, each with the number of its passage as the
-    prompt numbers them; the question alone when none was located or its passage is not shown."""
+def numbered_found(shown: Sequence[Hit], located: Sequence[FoundSentence]) -> list[str]:
+    """The located sentences as "[n] sentence", n the number of its passage as the prompt numbers
+    `shown`; a sentence whose passage is not shown is left out."""
     numbers = {hit.chunk_id: n for n, hit in enumerate(shown, start=1)}
-    lines = [
+    return [
         f"[{numbers[found.citation.chunk_id]}] {found.sentence}"
         for found in located
         if found.citation.chunk_id in numbers
     ]
+
+
+def hinted_question(question: str, shown: Sequence[Hit], located: Sequence[FoundSentence]) -> str:
+    """The question followed by the located sentences, each with the number of its passage as the
+    prompt numbers them; the question alone when none was located or its passage is not shown."""
+    lines = numbered_found(shown, located)
     if not lines:
         return question
     header = _HINT_ZH if cjk_language(question) is not None else _HINT_EN

@@ -36,16 +36,21 @@ class CheckedText:
 
 
 def check(
-    run: AnswerRun, reason: str, verifier: Verifier, policy: Policy, embed: Embed | None = None
+    run: AnswerRun,
+    reason: str,
+    verifier: Verifier,
+    policy: Policy,
+    embed: Embed | None = None,
+    judgement: Judgement | None = None,
 ) -> CheckedText:
     """Parse the [n] markers, check every sentence against the passages and judge the answer
-    (spans parse, verify)."""
+    (spans parse, verify); `judgement`: the judge's ruling on this very text, when already made."""
     parse_started = time.perf_counter()
     text = "".join(run.answer).rstrip()
     marked, invalid = parse_citations(text, run.passages) if run.passages else ([], [])
     verify_started = run.mark("parse", parse_started)
-    about = run.question if run.check_question is None else run.check_question
-    judgement = _judge(run, about, text, reason, verifier, policy, embed)
+    if judgement is None:
+        judgement = judge_run(run, reason, verifier, policy, embed)
     checked = judgement.attribution
     citations = verified_citations(checked, run.passages) if checked is not None else marked
     if reason == "stop" and judgement.verdict == "not_answered":
@@ -58,18 +63,15 @@ def check(
     return CheckedText(text, citations, invalid, checked, judgement.verdict)
 
 
-def _judge(
-    run: AnswerRun,
-    about: str,
-    text: str,
-    reason: str,
-    verifier: Verifier,
-    policy: Policy,
-    embed: Embed | None,
+def judge_run(
+    run: AnswerRun, reason: str, verifier: Verifier, policy: Policy, embed: Embed | None
 ) -> Judgement:
-    """The judge's ruling on the text; a failure in checking keeps the answer (logged, unjudged)."""
+    """The judge's ruling on the run's text as it stands; a failure in checking keeps the answer
+    (logged, unjudged)."""
     if run.not_covered:
         return Judgement(None, "not_in_documents")
+    text = "".join(run.answer).rstrip()
+    about = run.question if run.check_question is None else run.check_question
     try:
         located = [(f.citation.chunk_id, f.sentence) for f in run.located]
         return judge_answer(about, text, run.passages, verifier, policy, embed, run.evidence, located, reason)
@@ -132,6 +134,7 @@ def build_answer(
         kv_cache=run.kv_cache(),
         located=list(run.located),
         asked_at=run.asked_at,
+        reasked_from=run.reasked_from,
         wrong_citations=(
             [n for n in attribution.wrong_citations if n not in checked.invalid] if attribution else []
         ),

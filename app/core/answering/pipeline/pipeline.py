@@ -11,16 +11,27 @@ from app.core.answering.evidence.locate import locate
 from app.core.answering.evidence.scope import Scope, detect_scope
 from app.core.answering.evidence.scoring import Embed
 from app.core.answering.judge.checking import Verifier, lexical_verifier
+from app.core.answering.judge.judge import Judgement
 from app.core.answering.judge.policy import DEFAULT as DEFAULT_POLICY
 from app.core.answering.judge.policy import Policy
 from app.core.answering.options import ResolvedAsk, resolve_options
 from app.core.answering.pipeline.carry import Lookup
 from app.core.answering.pipeline.decode import decode
-from app.core.answering.pipeline.finish import build_answer, check, gated_budget, persist
+from app.core.answering.pipeline.finish import build_answer, check, gated_budget, judge_run, persist
 from app.core.answering.pipeline.model_slot import ModelSlot
+from app.core.answering.pipeline.reask import reask_prompt, wants_reask
 from app.core.answering.pipeline.stages import PreparedPrompt, Search, prepare_prompt, retrieve
 from app.core.answering.run import AnswerRun
-from app.core.answering.types import Answer, AnswerEvent, AskOptions, Delta, Finished, Located, Retrieved
+from app.core.answering.types import (
+    Answer,
+    AnswerEvent,
+    AskOptions,
+    Delta,
+    Finished,
+    Located,
+    Reasked,
+    Retrieved,
+)
 from app.core.answering.whole.whole import WholeAnswer, WholeLibrary, find_named
 from app.core.cancel import CancelToken
 from app.core.config import Settings, SettingsOwner
@@ -182,11 +193,36 @@ class Answerer:
             yield Finished(self._finish(run, "stop", chat_id))
             return
         yield from decode(run, engine, prompt, cancel)
-        final = self._finish(run, run.end.finish_reason if run.end else "error", chat_id)
+        reason = run.end.finish_reason if run.end else "error"
+        judgement: Judgement | None = judge_run(run, reason, self._verifier, self._policy, self._embed)
+        if judgement is not None and self.settings.reask and wants_reask(judgement, run, prompt):
+            again = reask_prompt(engine, prompt, run)
+            if again is not None:
+                yield from self._reask(run, engine, again, cancel)
+                reason = run.end.finish_reason if run.end else "error"
+                judgement = None  # a new text: judged when it finishes
+        final = self._finish(run, reason, chat_id, judgement=judgement)
         streamed = "".join(run.answer).rstrip()
         if len(final.answer) > len(streamed) and final.answer.startswith(streamed):
             yield Delta(final.answer[len(streamed) :], "answer", 0)  # Folio's note on an unsupported answer
         yield Finished(final)
+
+    def _reask(
+        self, run: AnswerRun, engine: ChatEngine, prompt: PreparedPrompt, cancel: CancelToken
+    ) -> Iterator[AnswerEvent]:
+        """Ask once more (reask.py): the first text is kept in the trace, the new one replaces it;
+        the first answer's prefill and decode spans stay, the second's are the span "reask"."""
+        started = time.perf_counter()
+        first = "".join(run.answer).strip()
+        spans: dict[str, float] = {
+            name: run.spans[name] for name in ("prefill", "decode") if name in run.spans
+        }
+        run.reasked_from, run.answer = first, []
+        log.info("the answer stated nothing; asking again (%d prompt tokens)", len(prompt.tokens))
+        yield Reasked(first)
+        yield from decode(run, engine, prompt, cancel)
+        run.spans.update(spans)
+        run.mark("reask", started)
 
     def _scope(self, ask: ResolvedAsk) -> Scope:
         """The scope the user chose, else the one the question asks for (scope.py)."""
@@ -281,9 +317,11 @@ class Answerer:
         chat_id: int | None,
         error: str | None = None,
         budget_n_ctx: int | None = None,
+        judgement: Judgement | None = None,
     ) -> Answer:
-        """check → build the Answer → persist; `budget_n_ctx` for an answer the gate stopped."""
-        checked = check(run, reason, self._verifier, self._policy, self._embed)
+        """check → build the Answer → persist; `budget_n_ctx` for an answer the gate stopped;
+        `judgement` when the judge has already ruled on the run's text."""
+        checked = check(run, reason, self._verifier, self._policy, self._embed, judgement)
         budget = gated_budget(run, budget_n_ctx) if budget_n_ctx is not None else None
         return persist(
             self.conversations, build_answer(run, reason, checked, chat_id, error, budget), chat_id
