@@ -94,6 +94,7 @@ SPAN_LABELS = (
     ("assemble", QT_TRANSLATE_NOOP("Readout", "assemble")),
     ("prefill", QT_TRANSLATE_NOOP("Readout", "prefill")),
     ("decode", QT_TRANSLATE_NOOP("Readout", "decode")),
+    ("reask", QT_TRANSLATE_NOOP("Readout", "asked again")),  # the re-ask's prefill and decode
     ("parse", QT_TRANSLATE_NOOP("Readout", "parse")),
 )
 

@@ -2005,6 +2005,10 @@
         <translation>解码</translation>
     </message>
     <message>
+        <source>asked again</source>
+        <translation>重新提问</translation>
+    </message>
+    <message>
         <source>parse</source>
         <translation>解析</translation>
     </message>

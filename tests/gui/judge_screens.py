@@ -1,11 +1,12 @@
 """Screenshots of the one judge in the real app: English questions answered from a Chinese page, and
 from an English manual whose bookmarks give each passage its heading path.
 
-Run: xvfb-run -a -s "-screen 0 1400x900x24" .venv/bin/python -m tests.gui.judge_screens docs
+Run: xvfb-run -a -s "-screen 0 1400x900x24" .venv/bin/python -m tests.gui.judge_screens docs [--reask]
 The real window, models and embedder over a temporary library of a Chinese article (and an English
 note beside it). Each question is asked in a new chat; the script prints every answer with its
 verdict and saves the window after each as docs/judge-<n>.png, so a person can read which answers
-are right and whether the verdict line says so.
+are right and whether the verdict line says so. `--reask`: with Settings.reask on, the question whose
+answer the judge takes for a restatement, saved as docs/judge-reask.png.
 """
 
 from __future__ import annotations
@@ -65,7 +66,7 @@ QUESTIONS = (
 )
 
 
-def main(out: Path) -> int:
+def main(out: Path, reask: bool = False) -> int:
     out.mkdir(parents=True, exist_ok=True)
     work = Path(tempfile.mkdtemp(prefix="folio-judge-shots-"))
     app = QApplication(sys.argv[:1])
@@ -76,7 +77,8 @@ def main(out: Path) -> int:
     make_pdf(docs / "rag-answers.zh.pdf", ARTICLE_ZH)
     make_pdf(docs / "release-checklist.pdf", NOTE_EN)
     write_outlined_pdf(docs / "purifier-manual.pdf", MANUAL_EN, MANUAL_OUTLINE)
-    settings = Settings(temperature=0.0, seed=42, language="en")
+    settings = Settings(temperature=0.0, seed=42, language="en", reask=reask)
+    questions = (QUESTIONS[1],) if reask else QUESTIONS
     window = create_window(settings, work / "library", settings_path=work / "settings.json")
     window.resize(1280, 860)
     window.show()
@@ -84,7 +86,7 @@ def main(out: Path) -> int:
     wait_for(lambda: window.app.model_info is not None and window.app.embedder_ready, 180_000)
     drop_files(window, [docs], at=(300, 300))
     wait_for(lambda: not window.ingest.busy, 180_000)
-    for number, question in enumerate(QUESTIONS, start=1):
+    for number, question in enumerate(questions, start=1):
         window.chat.new_chat()
         window.question.edit.setPlainText(question)
         QTest.keyClick(window.question.edit, Qt.Key.Key_Return)
@@ -94,14 +96,15 @@ def main(out: Path) -> int:
             found = [(f.citation.document, f.citation.page, f.citation.heading) for f in final.located]
             print(
                 f"[{number}] {question}\n    answer: {final.answer!r}\n    verdict: {final.verdict}\n"
-                f"    found: {found}",
+                f"    found: {found}\n    asked again after: {final.reasked_from!r}",
                 flush=True,
             )
-        save(window, out / f"judge-{number}.png")
+        save(window, out / ("judge-reask.png" if reask else f"judge-{number}.png"))
     window.close()
     shutil.rmtree(work, ignore_errors=True)
     return 0
 
 
 if __name__ == "__main__":
-    raise SystemExit(main(Path(sys.argv[1] if len(sys.argv) > 1 else "docs")))
+    arguments = [a for a in sys.argv[1:] if a != "--reask"]
+    raise SystemExit(main(Path(arguments[0] if arguments else "docs"), "--reask" in sys.argv[1:]))
