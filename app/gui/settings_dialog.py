@@ -4,7 +4,7 @@ from __future__ import annotations
 
 from typing import Any
 
-from PySide6.QtCore import Qt
+from PySide6.QtCore import QCoreApplication, Qt
 from PySide6.QtWidgets import (
     QCheckBox,
     QComboBox,
@@ -81,7 +81,14 @@ class SettingsDialog(QDialog):
         for known in chat_models():
             if known.role != "default" and (paths.models_dir() / known.file).is_file():
                 label = known.display_name + (self.tr(" — fast") if known.role == "fast" else "")
+                if known.role == "optional":  # its measured figures in the tooltip (catalog.py)
+                    label += self.tr(" — more careful, slower")
                 self.known_models.addItem(label, str(paths.models_dir() / known.file))
+                if known.role == "optional":
+                    figures = QCoreApplication.translate("Catalog", known.note)
+                    self.known_models.setItemData(
+                        self.known_models.count() - 1, figures, Qt.ItemDataRole.ToolTipRole
+                    )
         self.known_models.addItem(self.tr("Another GGUF file (found below, or Browse…)"), None)
         chosen = self.known_models.findData(settings.model_path)
         self.known_models.setCurrentIndex(chosen if chosen >= 0 else self.known_models.count() - 1)

@@ -234,3 +234,23 @@ def test_a_list_for_an_address_since_changed_is_not_shown(
     qtbot.waitUntil(lambda: box.list_button.isEnabled(), timeout=20_000)
     assert box.status.text() == "The address changed: press List models again."
     assert box.model_name() == "typed-by-hand" and box.model.count() == 0
+
+
+def test_the_bigger_bundled_model_is_offered_as_more_careful_and_slower_with_its_figures(
+    qtbot: QtBot, tmp_path: Path, runner: TaskRunner, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    from app.core.generate.catalog import chat_models
+
+    bigger = next(m for m in chat_models() if m.role == "optional")
+    models = tmp_path / "models"
+    models.mkdir()
+    (models / bigger.file).write_bytes(b"GGUF")  # installed on request: only its presence is read
+    monkeypatch.setenv("FOLIO_MODELS", str(models))
+    dialog = SettingsDialog(Settings(), None, runner=runner)
+    qtbot.addWidget(dialog)
+    combo = dialog.known_models
+    row = combo.findData(str(models / bigger.file))
+    assert row > 0 and combo.itemText(row).endswith(" — more careful, slower")
+    tip = combo.itemData(row, Qt.ItemDataRole.ToolTipRole)
+    assert "English right 0.60" in tip and "Chinese 0.50" in tip and "2×" in tip
+    assert combo.itemData(0, Qt.ItemDataRole.ToolTipRole) is None  # the default has no such note
