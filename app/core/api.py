@@ -125,42 +125,10 @@ def __getattr__(name: str) -> Any:
     raise AttributeError(f"module {__name__!r} has no attribute {name!r}")
 
 
-class FolioApi(Protocol):
-    """What the window uses of the facade (`app.core.qa.Folio`); the GUI's test fake implements
-    it too, so mypy catches a fake that drifts from the real thing."""
-
-    library_dir: Path
-    notices: list[str]
-
-    @property
-    def settings(self) -> Settings: ...
-
-    @property
-    def settings_owner(self) -> SettingsOwner: ...
-
-    def apply_settings(self, settings: Settings) -> bool: ...
-
-    def load_model(self) -> ModelInfo: ...
+class LibraryApi(Protocol):
+    """What the window uses of the library facade (`app.core.facade.library.Library`)."""
 
     def warm_up(self) -> None: ...
-
-    def ask_stream(
-        self,
-        question: str,
-        options: AskOptions | None = None,
-        chat_id: int | None = None,
-        cancel: CancelToken | None = None,
-    ) -> Iterator[AnswerEvent]: ...
-
-    def chats(self) -> list[ChatSummary]: ...
-
-    def chat(self, chat_id: int) -> list[Answer]: ...
-
-    def delete_chat(self, chat_id: int) -> None: ...
-
-    def export_chat(
-        self, chat_id: int, fmt: str = "md", translate: Callable[[str, str], str] | None = None
-    ) -> str: ...
 
     def documents(self) -> list[DocumentInfo]: ...
 
@@ -196,6 +164,62 @@ class FolioApi(Protocol):
 
     def scan_folder(self, folder: str) -> FolderScan: ...
 
+
+class ChatsApi(Protocol):
+    """What the window uses of the chats facade (`app.core.facade.chats.Chats`)."""
+
+    def summaries(self) -> list[ChatSummary]: ...
+
+    def answers(self, chat_id: int) -> list[Answer]: ...
+
+    def delete(self, chat_id: int) -> None: ...
+
+    def export(
+        self, chat_id: int, fmt: str = "md", translate: Callable[[str, str], str] | None = None
+    ) -> str: ...
+
+
+class AnsweringApi(Protocol):
+    """What the window uses of the answering facade (`app.core.facade.answering.Answering`)."""
+
+    def load_model(self) -> ModelInfo: ...
+
+    def ask_stream(
+        self,
+        question: str,
+        options: AskOptions | None = None,
+        chat_id: int | None = None,
+        cancel: CancelToken | None = None,
+    ) -> Iterator[AnswerEvent]: ...
+
+
+class FolioApi(Protocol):
+    """What the window uses of `app.core.qa.Folio`: its three facades and the settings they share.
+    The GUI's test fake implements it too, so mypy catches a fake that drifts from the real thing."""
+
+    @property
+    def library(self) -> LibraryApi: ...
+
+    @property
+    def chats(self) -> ChatsApi: ...
+
+    @property
+    def answering(self) -> AnsweringApi: ...
+
+    @property
+    def library_dir(self) -> Path: ...
+
+    @property
+    def notices(self) -> list[str]: ...
+
+    @property
+    def settings(self) -> Settings: ...
+
+    @property
+    def settings_owner(self) -> SettingsOwner: ...
+
+    def apply_settings(self, settings: Settings) -> bool: ...
+
     def close(self) -> None: ...
 
 
@@ -216,10 +240,12 @@ __all__ = [
     "SUFFIXES",
     "Answer",
     "AnswerEvent",
+    "AnsweringApi",
     "AskOptions",
     "CancelToken",
     "Cancelled",
     "ChatSummary",
+    "ChatsApi",
     "Citation",
     "Delta",
     "DocumentInfo",
@@ -235,6 +261,7 @@ __all__ = [
     "Hit",
     "IngestProgress",
     "IngestReport",
+    "LibraryApi",
     "Located",
     "Metrics",
     "ModelError",

@@ -665,10 +665,6 @@
         <translation>没有 ID 为 {0} 的对话</translation>
     </message>
     <message>
-        <source>this library cannot answer whole-document questions</source>
-        <translation>此文档库无法回答整篇文档的问题</translation>
-    </message>
-    <message>
         <source>there is no room left in the context to continue this answer</source>
         <translation>上下文已没有空间继续这个回答</translation>
     </message>

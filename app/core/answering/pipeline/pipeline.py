@@ -15,12 +15,12 @@ from app.core.answering.judge.judge import Judgement
 from app.core.answering.judge.policy import DEFAULT as DEFAULT_POLICY
 from app.core.answering.judge.policy import Policy
 from app.core.answering.options import ResolvedAsk, resolve_options
-from app.core.answering.pipeline.carry import Lookup
 from app.core.answering.pipeline.decode import decode
 from app.core.answering.pipeline.finish import build_answer, check, gated_budget, judge_run, persist
 from app.core.answering.pipeline.model_slot import ModelSlot
+from app.core.answering.pipeline.reader import LibraryReader
 from app.core.answering.pipeline.reask import reask_prompt, wants_reask
-from app.core.answering.pipeline.stages import PreparedPrompt, Search, prepare_prompt, retrieve
+from app.core.answering.pipeline.stages import PreparedPrompt, prepare_prompt, retrieve
 from app.core.answering.run import AnswerRun
 from app.core.answering.types import (
     Answer,
@@ -32,7 +32,7 @@ from app.core.answering.types import (
     Reasked,
     Retrieved,
 )
-from app.core.answering.whole.whole import WholeAnswer, WholeLibrary, find_named
+from app.core.answering.whole.whole import WholeAnswer, find_named
 from app.core.cancel import CancelToken
 from app.core.config import Settings, SettingsOwner
 from app.core.embed.engine import CosineScales
@@ -54,24 +54,20 @@ class Answerer:
         self,
         settings: SettingsOwner,
         conversations: ConversationStore,
-        search: Search,
+        reader: LibraryReader,
         slot: ModelSlot,
         verifier: Verifier = lexical_verifier,
         embed: Embed | None = None,
         scales: CosineScales | None = None,
-        passages: Lookup | None = None,
-        library: WholeLibrary | None = None,
         policy: Policy = DEFAULT_POLICY,
     ) -> None:
         self._owner = settings
         self.conversations = conversations
-        self._search = search
+        self._reader = reader  # searches, a chat's previous passages (carry.py), whole documents
         self.slot = slot
         self._verifier = verifier
         self._embed = embed  # scores passage sentences for evidence selection (words alone without)
         self._scales = scales  # how the embedder's cosines read (the gate: keywords alone without)
-        self._passages = passages  # a chat keeps its previous passages through it (carry.py)
-        self._library = library  # whole-document and across-files answers read it (None: never)
         self._policy = policy  # the judge's thresholds for this embedder (judge/policy.py)
 
     @property
@@ -109,16 +105,11 @@ class Answerer:
         ask = resolve_options(question, options, self._owner.current)
         if chat_id is not None and not self.conversations.exists(chat_id):
             raise UsageError(QT_TRANSLATE_NOOP("Core", "no chat with id {0}"), chat_id)
-        if ask.scope is not None and ask.scope.whole:
-            if self._library is None:
-                raise UsageError(
-                    QT_TRANSLATE_NOOP("Core", "this library cannot answer whole-document questions")
-                )
-            if ask.scope.document:
-                try:
-                    find_named(self._library.documents(), ask.scope.document)
-                except FolioError as exc:
-                    raise UsageError(str(exc)) from exc
+        if ask.scope is not None and ask.scope.whole and ask.scope.document:
+            try:
+                find_named(self._reader.documents(), ask.scope.document)
+            except FolioError as exc:
+                raise UsageError(str(exc)) from exc
         return self._stream(ask, chat_id, cancel or CancelToken())
 
     def _stream(self, ask: ResolvedAsk, chat_id: int | None, cancel: CancelToken) -> Iterator[AnswerEvent]:
@@ -156,13 +147,13 @@ class Answerer:
         try:
             turns = self.conversations.turns(chat_id) if chat_id is not None else []  # read once
             found = retrieve(
-                self._search,
+                self._reader.search,
                 ask.question,
                 ask.passages_k,
                 turns,
                 ask.settings.grounding_threshold,
                 self._scales,
-                self._passages,
+                self._reader.passages,
             )
             run.hits, run.retrieval_ms, run.gate = found.hits, found.retrieval_ms, found.gate
             run.follow_up, run.carried = found.follow_up, found.carried
@@ -228,10 +219,10 @@ class Answerer:
         """The scope the user chose, else the one the question asks for (scope.py)."""
         if ask.scope is not None:
             return ask.scope
-        if self._library is None or ask.continue_from:
+        if ask.continue_from:
             return Scope()
         try:
-            names = [info.name for info in self._library.documents()]
+            names = [info.name for info in self._reader.documents()]
         except Exception:
             log.exception("listing the documents for the question's scope failed")
             return Scope()
@@ -248,7 +239,6 @@ class Answerer:
         started: float,
     ) -> Iterator[AnswerEvent]:
         """A whole-document or across-files answer (whole.py), checked and saved as any other."""
-        assert self._library is not None
         retrieved = False
         try:
             if not self.slot.is_current(engine):
@@ -256,7 +246,7 @@ class Answerer:
             info = engine.load()
             run.mark("load", started)
             whole = WholeAnswer(ask, run, engine, info, cancel, self._embed, self._scales)
-            for event in whole.stream(scope, self._library):
+            for event in whole.stream(scope, self._reader):
                 retrieved = retrieved or isinstance(event, Retrieved)
                 yield event
         except Exception as exc:

@@ -37,7 +37,7 @@ MAX_FILES = 12  # an across-files answer reads this many documents at most (the 
 
 
 class WholeLibrary(Protocol):
-    """What whole-document answers read of the library (app/core/qa.py's Folio)."""
+    """What whole-document answers read of the library (part of the pipeline's `LibraryReader`)."""
 
     def documents(self) -> list[DocumentInfo]: ...
 

@@ -1,0 +1,1 @@
+"""The facades behind `Folio`, one job each: the library, the chats, the answering."""
