@@ -60,7 +60,7 @@ def _library_dir(args: argparse.Namespace) -> Path:
 
 def _open(args: argparse.Namespace) -> Folio:
     from app.core.api import load_settings
-    from app.core.qa import build_services
+    from app.core.services import build_services
 
     return build_services(load_settings(), _library_dir(args))
 

@@ -255,7 +255,7 @@ def run_ask(args: argparse.Namespace, folio: Folio, out: TextIO | None = None) -
         cancel = CancelToken()
         answer: Answer | None = None
         with _ctrl_c_cancels(cancel):
-            events = folio.ask_stream(args.question, options, getattr(args, "chat", None), cancel)
+            events = folio.answering.ask_stream(args.question, options, getattr(args, "chat", None), cancel)
             thinking_open = False
             for event in events:
                 if isinstance(event, Delta) and not args.json:

@@ -45,14 +45,14 @@ def add_folder_parsers(
 def cmd_add_folder(
     args: argparse.Namespace, folio: Folio, out: TextIO, progress: ProgressCallback | None
 ) -> int:
-    folder = folio.watch_folder(args.folder)
+    folder = folio.library.watch_folder(args.folder)
     return _sync(args, folio, out, [folder.path], progress)
 
 
 def cmd_folders(args: argparse.Namespace, folio: Folio, out: TextIO) -> int:
     from app.core.api import folder_states
 
-    states = folder_states(folio.watched_folders(), folio.documents())
+    states = folder_states(folio.library.watched_folders(), folio.library.documents())
     if args.json:
         _emit(out, {"folders": [state.to_json() for state in states]})
         return EXIT_OK
@@ -65,10 +65,10 @@ def cmd_folders(args: argparse.Namespace, folio: Folio, out: TextIO) -> int:
 
 def cmd_remove_folder(args: argparse.Namespace, folio: Folio, out: TextIO) -> int:
     path = str(args.folder.expanduser().absolute())
-    known = {f.path for f in folio.watched_folders()}
+    known = {f.path for f in folio.library.watched_folders()}
     resolved = str(args.folder.expanduser().resolve())
     target = path if path in known else resolved
-    if not folio.unwatch_folder(target):
+    if not folio.library.unwatch_folder(target):
         raise UsageError(f"{args.folder} is not a watched folder (see `folio folders`)")
     if args.json:
         _emit(out, {"removed": target})
@@ -78,7 +78,7 @@ def cmd_remove_folder(args: argparse.Namespace, folio: Folio, out: TextIO) -> in
 
 
 def cmd_sync(args: argparse.Namespace, folio: Folio, out: TextIO, progress: ProgressCallback | None) -> int:
-    return _sync(args, folio, out, [f.path for f in folio.watched_folders()], progress)
+    return _sync(args, folio, out, [f.path for f in folio.library.watched_folders()], progress)
 
 
 def _sync(
@@ -88,12 +88,12 @@ def _sync(
     folders: list[str],
     progress: ProgressCallback | None,
 ) -> int:
-    scans = [folio.scan_folder(folder) for folder in folders]
-    report = folio.ingest([path for scan in scans for path in scan.to_ingest], progress)
+    scans = [folio.library.scan_folder(folder) for folder in folders]
+    report = folio.library.ingest([path for scan in scans for path in scan.to_ingest], progress)
     deleted = [document for scan in scans for document in scan.deleted]
     delete, keep = getattr(args, "delete", False), getattr(args, "keep", False)  # add-folder: neither
     policy = "always" if delete else "never" if keep else folio.settings.folder_deletions
-    removed: list[DocumentInfo] = [folio.remove(d.id) for d in deleted] if policy == "always" else []
+    removed: list[DocumentInfo] = [folio.library.remove(d.id) for d in deleted] if policy == "always" else []
     waiting = deleted if policy == "ask" else []
     if args.json:
         _emit(

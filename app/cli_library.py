@@ -58,7 +58,7 @@ def progress_printer(out: TextIO) -> Callable[[IngestProgress], None]:
 
 
 def cmd_ingest(args: argparse.Namespace, folio: Folio, out: TextIO) -> int:
-    report = folio.ingest(args.paths, progress=None if args.json else progress_printer(sys.stderr))
+    report = folio.library.ingest(args.paths, progress=None if args.json else progress_printer(sys.stderr))
     return print_report(report, args.json, out)
 
 
@@ -89,7 +89,7 @@ def print_report(report: IngestReport, as_json: bool, out: TextIO) -> int:
 def cmd_search(args: argparse.Namespace, folio: Folio, out: TextIO) -> int:
     if not args.question.strip():
         raise UsageError(QT_TRANSLATE_NOOP("Core", "the question is empty"))
-    result = folio.search(args.question, args.k)
+    result = folio.library.search(args.question, args.k)
     if args.json:
         emit_json(out, result.to_json())
         return EXIT_OK
@@ -115,7 +115,7 @@ def cmd_search(args: argparse.Namespace, folio: Folio, out: TextIO) -> int:
 
 
 def cmd_documents(args: argparse.Namespace, folio: Folio, out: TextIO) -> int:
-    docs = folio.documents()
+    docs = folio.library.documents()
     if args.json:
         emit_json(out, {"documents": [d.to_json() for d in docs]})
         return EXIT_OK
@@ -127,7 +127,7 @@ def cmd_documents(args: argparse.Namespace, folio: Folio, out: TextIO) -> int:
 
 
 def cmd_remove(args: argparse.Namespace, folio: Folio, out: TextIO) -> int:
-    info = folio.remove(args.document)
+    info = folio.library.remove(args.document)
     if args.json:
         emit_json(out, {"removed": info.to_json()})
     else:
@@ -136,7 +136,7 @@ def cmd_remove(args: argparse.Namespace, folio: Folio, out: TextIO) -> int:
 
 
 def cmd_verify(args: argparse.Namespace, folio: Folio, out: TextIO) -> int:
-    report = folio.verify(repair=args.repair)
+    report = folio.library.verify(repair=args.repair)
     if args.json:
         emit_json(out, report.to_json())
     else:
@@ -153,7 +153,7 @@ def cmd_verify(args: argparse.Namespace, folio: Folio, out: TextIO) -> int:
 
 
 def cmd_export_chat(args: argparse.Namespace, folio: Folio, out: TextIO) -> int:
-    text = folio.export_chat(args.chat_id, args.format, translate)
+    text = folio.chats.export(args.chat_id, args.format, translate)
     if args.out is None:
         if args.json:
             emit_json(out, {"chat_id": args.chat_id, "format": args.format, "text": text})
@@ -182,5 +182,5 @@ def cmd_reindex_library(args: argparse.Namespace, folio: Folio, out: TextIO) -> 
         else None
     )
     progress = None if args.json else progress_printer(sys.stderr)
-    report = folio.reindex_library(Path(args.into).expanduser(), progress, embedder=embedder)
+    report = folio.library.reindex_library(Path(args.into).expanduser(), progress, embedder=embedder)
     return print_report(report, args.json, out)

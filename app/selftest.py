@@ -67,12 +67,12 @@ def _check_installation(settings: Settings) -> Path:
 def _exercise(settings: Settings, sample: Path, library_dir: Path) -> Outcome:
     """Ingest, search and answer in a fresh library; raise SelfTestFailed on the first bad result."""
     from app.core.api import AskOptions
-    from app.core.qa import build_services
+    from app.core.services import build_services
 
     folio = build_services(settings, library_dir)
     try:
         started = time.perf_counter()
-        report = folio.ingest([sample])
+        report = folio.library.ingest([sample])
         ingest_s = time.perf_counter() - started
         _require(
             len(report.files) == 1,
@@ -89,7 +89,7 @@ def _exercise(settings: Settings, sample: Path, library_dir: Path) -> Outcome:
         )
         _require(result.chunks > 0, translate("SelfTest", "{0} gave no chunks").format(SAMPLE_FILE))
 
-        hits = folio.search(QUESTION, PASSAGES_K).hits
+        hits = folio.library.search(QUESTION, PASSAGES_K).hits
         _require(bool(hits), translate("SelfTest", "search found nothing"))
         top = hits[0]
         _require(
@@ -101,7 +101,7 @@ def _exercise(settings: Settings, sample: Path, library_dir: Path) -> Outcome:
 
         started = time.perf_counter()
         options = AskOptions(max_tokens=MAX_TOKENS, temperature=0.0, seed=42, passages_k=PASSAGES_K)
-        answer = folio.ask(QUESTION, options)
+        answer = folio.answering.ask(QUESTION, options)
         answer_s = time.perf_counter() - started
         _require(answer.error is None, translate("SelfTest", "answer failed: {0}").format(answer.error))
         _require(

@@ -25,7 +25,7 @@ ServicesFactory = Callable[[Settings, Path], "FolioApi"]
 
 
 def default_factory(settings: Settings, library_dir: Path) -> Folio:
-    from app.core.qa import build_services
+    from app.core.services import build_services
 
     return build_services(settings, library_dir)
 
@@ -115,7 +115,7 @@ class AppController(QObject):
         self._say(QT_TRANSLATE_NOOP("AppController", "Loading the embedding model…"))
         self.runner.submit(
             Resource.STORE,
-            lambda _ctx: folio.warm_up(),
+            lambda _ctx: folio.library.warm_up(),
             name="warm up",
             on_success=self._on_warm,
             on_failure=self._on_warm_failed,
@@ -155,7 +155,7 @@ class AppController(QObject):
         self._say(QT_TRANSLATE_NOOP("AppController", "Loading model…"))
         self.runner.submit(
             Resource.MODEL,
-            lambda _ctx: folio.load_model(),
+            lambda _ctx: folio.answering.load_model(),
             name="load model",
             on_success=self._on_model,
             on_failure=self._on_model_failed,
@@ -223,7 +223,7 @@ class AppController(QObject):
             return
         self.runner.submit(
             Resource.STORE,
-            lambda _ctx: folio.documents(),
+            lambda _ctx: folio.library.documents(),
             name="list documents",
             on_success=self.documents_changed.emit,
         )
@@ -234,7 +234,7 @@ class AppController(QObject):
             return
         self.runner.submit(
             Resource.STORE,
-            lambda _ctx: folio.remove(document_id),
+            lambda _ctx: folio.library.remove(document_id),
             name="remove document",
             on_success=lambda _info: self.refresh_documents(),
             on_failure=self._refresh_after_failure,
@@ -272,7 +272,7 @@ class AppController(QObject):
 
         self.runner.submit(
             Resource.MODEL,
-            lambda _ctx: folio.load_model(),
+            lambda _ctx: folio.answering.load_model(),
             name="apply settings",
             on_success=self._on_model,
             on_failure=failed,

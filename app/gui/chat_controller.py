@@ -82,7 +82,7 @@ class ChatController(QObject):
         def run(ctx: TaskContext) -> Answer | None:
             final = None
             batcher = DeltaBatcher(ctx.progress)
-            for event in folio.ask_stream(question, options, chat_id, ctx.cancel):
+            for event in folio.answering.ask_stream(question, options, chat_id, ctx.cancel):
                 if isinstance(event, Delta):
                     batcher.add(event.text, event.channel, event.tokens or 1)
                     continue
@@ -175,7 +175,7 @@ class ChatController(QObject):
             return
         self.app.runner.submit(
             Resource.CHATS,
-            lambda _ctx: folio.chats(),
+            lambda _ctx: folio.chats.summaries(),
             name="list chats",
             on_success=self.chats_changed.emit,
         )
@@ -195,7 +195,7 @@ class ChatController(QObject):
             return
         self.app.runner.submit(
             Resource.CHATS,
-            lambda _ctx: folio.chat(chat_id),
+            lambda _ctx: folio.chats.answers(chat_id),
             name="open chat",
             on_success=lambda messages: self._show_history(chat_id, messages),
         )
@@ -219,7 +219,7 @@ class ChatController(QObject):
             self.new_chat()
         self.app.runner.submit(
             Resource.CHATS,
-            lambda _ctx: folio.delete_chat(chat_id),
+            lambda _ctx: folio.chats.delete(chat_id),
             name="delete chat",
             on_success=lambda _r: self.refresh_chats(),
         )

@@ -90,7 +90,7 @@ class ExportController(QObject):
         def run(_ctx: TaskContext) -> Path:
             return write_export(
                 path.with_suffix(path.suffix or SUFFIXES[fmt]),
-                folio.export_chat(chat_id, fmt, QCoreApplication.translate),
+                folio.chats.export(chat_id, fmt, QCoreApplication.translate),
             )
 
         self.app.runner.submit(

@@ -70,7 +70,7 @@ class FolderWatcher(QObject):
             for path in paths:
                 if path.is_dir():
                     try:
-                        folio.watch_folder(path)
+                        folio.library.watch_folder(path)
                     except FolioError as error:  # e.g. inside a watched folder: ingested, not watched
                         refused.append(str(error))
             return refused
@@ -95,7 +95,7 @@ class FolderWatcher(QObject):
             return
         self.app.runner.submit(
             Resource.STORE,
-            lambda _ctx: folio.unwatch_folder(folder),
+            lambda _ctx: folio.library.unwatch_folder(folder),
             name="stop watching",
             on_success=lambda _done: self.rescan(),
             on_failure=self.app.reporter.report,
@@ -167,8 +167,8 @@ class FolderWatcher(QObject):
         def scan(_ctx: TaskContext) -> Scanned:
             from app.core.api import folder_states
 
-            scans = [folio.scan_folder(folder.path) for folder in folio.watched_folders()]
-            states = folder_states(folio.watched_folders(), folio.documents())
+            scans = [folio.library.scan_folder(folder.path) for folder in folio.library.watched_folders()]
+            states = folder_states(folio.library.watched_folders(), folio.library.documents())
             return scans, states, _paths_to_watch(scans)
 
         self.app.runner.submit(

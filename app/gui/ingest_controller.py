@@ -53,7 +53,7 @@ class Batch:
 
 
 class IngestController(QObject):
-    """Runs `folio.ingest` on the store worker; all signals arrive on the GUI thread."""
+    """Runs `folio.library.ingest` on the store worker; all signals arrive on the GUI thread."""
 
     busy_changed = Signal(bool)
     file_progress = Signal(object)  # IngestProgress
@@ -89,7 +89,7 @@ class IngestController(QObject):
         batch = Batch(list(paths))
 
         def run(ctx: TaskContext) -> IngestReport:
-            return folio.ingest(batch.paths, progress=ctx.progress, cancel=ctx.cancel)
+            return folio.library.ingest(batch.paths, progress=ctx.progress, cancel=ctx.cancel)
 
         def started_or_progress(value: Any) -> None:
             self._on_progress(batch, value)
@@ -114,7 +114,7 @@ class IngestController(QObject):
         batch = Batch([])
         batch.handle = self.app.runner.submit(
             Resource.STORE,
-            lambda ctx: folio.reindex(document_id, progress=ctx.progress, cancel=ctx.cancel),
+            lambda ctx: folio.library.reindex(document_id, progress=ctx.progress, cancel=ctx.cancel),
             name="reindex",
             on_progress=lambda value: self._on_progress(batch, value),
             on_success=lambda report: self._on_done(batch, report),

@@ -329,7 +329,7 @@ class MainWindow(QMainWindow):
         pages = range(max(1, citation.page), max(citation.page, citation.page_end) + 1)
 
         def read(_ctx: TaskContext) -> dict[int, PageLayerInfo | None]:
-            return {page: folio.page_layer(citation.path, page) for page in pages}
+            return {page: folio.library.page_layer(citation.path, page) for page in pages}
 
         self.app.runner.submit(
             Resource.CHATS,

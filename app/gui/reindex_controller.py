@@ -44,7 +44,7 @@ class ReindexController(QObject):
             return
         self.app.runner.submit(
             Resource.STORE,
-            lambda _ctx: folio.reindex_advice(),
+            lambda _ctx: folio.library.reindex_advice(),
             name="reindex advice",
             on_success=lambda advice: self.advised.emit(advice) if advice is not None else None,
         )
@@ -57,7 +57,7 @@ class ReindexController(QObject):
 
         def run(ctx: TaskContext) -> tuple[Path, IngestReport]:
             into = reindex_folder(folio.library_dir)  # emptied of an earlier, unfinished try
-            return into, folio.reindex_library(into, progress=ctx.progress, cancel=ctx.cancel)
+            return into, folio.library.reindex_library(into, progress=ctx.progress, cancel=ctx.cancel)
 
         self.handle = self.app.runner.submit(
             Resource.STORE,

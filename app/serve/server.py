@@ -84,7 +84,7 @@ class _Library:
 
     def current(self) -> Folio:
         from app.core.embed.embedder import Embedder
-        from app.core.qa import build_services
+        from app.core.services import build_services
 
         settings = load_settings()
         changed_outside = self._signature is not None and self._library_signature() != self._signature
@@ -206,7 +206,7 @@ def serve(library_dir: Path, idle_minutes: float, run_command: CommandRunner, lo
     if hasattr(signal, "SIGTERM"):
         signal.signal(signal.SIGTERM, _raise_exit)
     try:
-        library.current().warm_up()  # the slow part (torch, the embedder), once
+        library.current().library.warm_up()  # the slow part (torch, the embedder), once
         print(
             f"folio serve: ready in {time.perf_counter() - started:.1f} s on {path}; "
             f"exits after {idle_minutes:g} idle minutes",
