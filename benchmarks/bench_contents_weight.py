@@ -25,8 +25,9 @@ REPO = Path(__file__).resolve().parent.parent
 sys.path.insert(0, str(REPO))
 
 from app.core.config import Settings  # noqa: E402
-from app.core.qa import Folio, build_services  # noqa: E402
+from app.core.qa import Folio  # noqa: E402
 from app.core.retrieve import Retriever  # noqa: E402
+from app.core.services import build_services  # noqa: E402
 from benchmarks.evaluation import scoring  # noqa: E402
 from benchmarks.evaluation.dataset import Question, load_questions  # noqa: E402
 from benchmarks.evaluation.library import prepared_library, working_copy  # noqa: E402
@@ -39,7 +40,11 @@ def search_all(folio: Folio, questions: Sequence[Question], weight: float) -> di
     """The retrieval summary per row with contents chunks weighted by `weight`, and how many
     questions had a contents chunk in their top 5."""
     retriever = Retriever(
-        folio.store, folio._ready(), folio.embedder, scripts=folio._scripts, contents_weight=weight
+        folio.library.store,
+        folio.library.reader.ready(),
+        folio.library.embedder,
+        scripts=folio.library.reader.scripts,
+        contents_weight=weight,
     )
     records = []
     with_contents = 0
@@ -65,7 +70,7 @@ def main(argv: Sequence[str] | None = None) -> int:
     with tempfile.TemporaryDirectory(prefix="folio-contents-weight-") as scratch:
         folio = build_services(settings, working_copy(library, Path(scratch)))
         try:
-            folio.search("warm-up 预热", 5)
+            folio.library.search("warm-up 预热", 5)
             for weight in (float(w) for w in args.weights.split(",") if w):
                 results[f"{weight:g}"] = search_all(folio, chosen, weight)
         finally:

@@ -38,8 +38,9 @@ from app.core import paths  # noqa: E402
 from app.core.answering.evidence.gate import gate_score  # noqa: E402
 from app.core.config import Settings  # noqa: E402
 from app.core.embed.engine import engine_spec  # noqa: E402
-from app.core.qa import Folio, build_services  # noqa: E402
+from app.core.qa import Folio  # noqa: E402
 from app.core.retrieve import MULTILINGUAL_WEIGHTS, WEIGHTS, LegWeights, Retriever  # noqa: E402
+from app.core.services import build_services  # noqa: E402
 from benchmarks.evaluation import scoring  # noqa: E402
 from benchmarks.evaluation.dataset import Question, load_questions  # noqa: E402
 from benchmarks.evaluation.library import prepared_library, working_copy  # noqa: E402
@@ -74,8 +75,14 @@ def configurations(multilingual: bool) -> dict[str, dict[str, LegWeights]]:
 
 
 def search_all(folio: Folio, questions: Sequence[Question], weights: dict[str, LegWeights]) -> list[Any]:
-    index = folio._ready()
-    retriever = Retriever(folio.store, index, folio.embedder, weights=weights, scripts=folio._scripts)
+    index = folio.library.reader.ready()
+    retriever = Retriever(
+        folio.library.store,
+        index,
+        folio.library.embedder,
+        weights=weights,
+        scripts=folio.library.reader.scripts,
+    )
     records = []
     for question in questions:
         started = time.perf_counter()
@@ -95,7 +102,9 @@ def gate_figures(folio: Folio, questions: Sequence[Question], threshold: float) 
     for lang in ("en", "zh"):
         mine = [q for q in questions if q.lang == lang and not q.cross]
         scores = {
-            q.id: gate_score(q.question, folio.search(q.question, 6).hits, folio.embedder.scales).score
+            q.id: gate_score(
+                q.question, folio.library.search(q.question, 6).hits, folio.library.embedder.scales
+            ).score
             for q in mine
         }
         unanswerable = [scores[q.id] for q in mine if not q.answerable]
@@ -113,14 +122,14 @@ def cosine_figures(folio: Folio, questions: Sequence[Question]) -> dict[str, Any
     MiniLM."""
     import numpy as np
 
-    ids = [int(i) for i in folio.store.all_chunk_ids()]
-    rows = folio.store.chunks(ids)
+    ids = [int(i) for i in folio.library.store.all_chunk_ids()]
+    rows = folio.library.store.chunks(ids)
     vectors = {cid: np.frombuffer(row.embedding, dtype=np.float32) for cid, row in rows.items()}
     related, unrelated = [], []
     for question in questions:
         if question.cross:
             continue
-        query = folio.embedder.embed_query([question.question])[0]
+        query = folio.library.embedder.embed_query([question.question])[0]
         own = [
             cid
             for cid, row in rows.items()
@@ -139,9 +148,9 @@ def cosine_figures(folio: Folio, questions: Sequence[Question]) -> dict[str, Any
 
 def speed(folio: Folio, questions: Sequence[Question]) -> dict[str, Any]:
     """Segments/s and pages/s of embedding the library's chunks; query embed and search p50/p95."""
-    texts = [text for rows in folio.store.iter_texts() for _, text in rows]
-    pages = sum(doc.pages for doc in folio.store.documents())
-    embedder = folio.embedder
+    texts = [text for rows in folio.library.store.iter_texts() for _, text in rows]
+    pages = sum(doc.pages for doc in folio.library.store.documents())
+    embedder = folio.library.embedder
     embedder.embed(texts[:64])  # warm
     started = time.perf_counter()
     for first in range(0, len(texts), 256):
@@ -153,7 +162,7 @@ def speed(folio: Folio, questions: Sequence[Question]) -> dict[str, Any]:
         embedder.embed_query([question.question])
         embed_ms.append((time.perf_counter() - started) * 1000)
         started = time.perf_counter()
-        folio.search(question.question, 6)
+        folio.library.search(question.question, 6)
         search_ms.append((time.perf_counter() - started) * 1000)
     pct = scoring.percentile
     return {
@@ -208,8 +217,8 @@ def measure(model_dir: Path, questions: Any, grid: bool, skip_speed: bool) -> di
     with tempfile.TemporaryDirectory(prefix="folio-embedders-") as scratch:
         folio = build_services(settings, working_copy(library, Path(scratch)))
         try:
-            folio.search("warm-up 预热", 6)
-            multilingual = folio.embedder.multilingual
+            folio.library.search("warm-up 预热", 6)
+            multilingual = folio.library.embedder.multilingual
             result["multilingual"] = multilingual
             result["retrieval"] = {
                 name: summary_rows(search_all(folio, answerable, weights))
@@ -238,7 +247,7 @@ def measure(model_dir: Path, questions: Any, grid: bool, skip_speed: bool) -> di
 
 def weight_grid(folio: Folio, questions: Sequence[Question]) -> list[dict[str, Any]]:
     """Hybrid per-script retrieval for other-script dense weights, the embedder's weights otherwise."""
-    base = MULTILINGUAL_WEIGHTS if folio.embedder.multilingual else WEIGHTS
+    base = MULTILINGUAL_WEIGHTS if folio.library.embedder.multilingual else WEIGHTS
     rows = []
     for other in (0.5, 0.6, 0.8, 1.0, 1.5):
         weights = {s: dataclasses.replace(w, other_script=other) for s, w in base.items()}

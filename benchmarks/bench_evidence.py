@@ -32,7 +32,8 @@ sys.path.insert(0, str(REPO))
 
 from app.core.answering.types import AskOptions  # noqa: E402
 from app.core.config import Settings  # noqa: E402
-from app.core.qa import Folio, build_services  # noqa: E402
+from app.core.qa import Folio  # noqa: E402
+from app.core.services import build_services  # noqa: E402
 from benchmarks.evaluation.dataset import Question, load_questions  # noqa: E402
 from benchmarks.evaluation.library import prepared_library, working_copy  # noqa: E402
 from benchmarks.record_env import write_result  # noqa: E402
@@ -72,8 +73,8 @@ def ask(
     folio: Folio, base: Settings, configs: dict[str, dict[str, Any]], name: str, question: Question
 ) -> dict[str, Any]:
     folio.apply_settings(base.replace(**configs[name]))
-    folio.load_model()  # a changed prompt-thread count reloads now, outside the timed answer
-    answer = folio.ask(question.question, AskOptions(max_tokens=32, temperature=0.0, seed=42))
+    folio.answering.load_model()  # a changed prompt-thread count reloads now, outside the timed answer
+    answer = folio.answering.ask(question.question, AskOptions(max_tokens=32, temperature=0.0, seed=42))
     budget = answer.budget
     return {
         "config": name,
@@ -126,7 +127,7 @@ def main() -> int:
     with tempfile.TemporaryDirectory(prefix="folio-evidence-") as scratch:
         folio = build_services(base, working_copy(library, Path(scratch)))
         try:
-            folio.search("warm-up 预热", 6)
+            folio.library.search("warm-up 预热", 6)
             for index, question in enumerate(chosen):
                 order = names if index % 2 == 0 else names[::-1]
                 for name in order:

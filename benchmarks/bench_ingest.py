@@ -47,7 +47,7 @@ from app.core.embed.precision import resolve_precision  # noqa: E402
 from app.core.ingest.page import PageContent  # noqa: E402
 from app.core.ingest.read_base import ReadOptions  # noqa: E402
 from app.core.ingest.readers import read_pages  # noqa: E402
-from app.core.qa import build_services  # noqa: E402
+from app.core.services import build_services  # noqa: E402
 from benchmarks.record_env import write_env  # noqa: E402
 
 logging.getLogger("pypdf").setLevel(logging.ERROR)
@@ -125,16 +125,16 @@ def variants(embedders: list[str], precisions: list[str]) -> list[str]:
 def ingest_once(pdfs: list[Path], variant: str, tmp: Path, round_no: int) -> dict[str, Any]:
     library = tmp / f"library-{variant.replace('/', '-')}-{round_no}"
     folio = build_services(variant_settings(variant), library)
-    folio.warm_up()
+    folio.library.warm_up()
     started = time.perf_counter()
-    report = folio.ingest(pdfs)
+    report = folio.library.ingest(pdfs)
     seconds = time.perf_counter() - started
-    folio.search("warm-up query", 5)
+    folio.library.search("warm-up query", 5)
     latencies: list[float] = []
     for _ in range(5):
         for query in QUERIES:
             t0 = time.perf_counter()
-            folio.search(query, 6)
+            folio.library.search(query, 6)
             latencies.append((time.perf_counter() - t0) * 1000)
     folio.close()
     pages = sum(f.pages for f in report.files)
@@ -164,7 +164,7 @@ def peak_rss_child(pages: int) -> int:
     with tempfile.TemporaryDirectory(prefix="folio-rss-") as tmp:
         pdf = write_long_pdf(Path(tmp) / "long.pdf", pages)
         folio = build_services(Settings(), Path(tmp) / "library")
-        report = folio.ingest([pdf])
+        report = folio.library.ingest([pdf])
         folio.close()
         assert report.files[0].status == "added", report.files[0]
     return peak_rss_kib()
@@ -244,7 +244,7 @@ def main(argv: Sequence[str] | None = None) -> int:
         agreement = {}
         for precision, library in libraries.items():
             folio = build_services(variant_settings(precision), library)
-            vectors = folio.embedder.embed(stored_chunks(library))
+            vectors = folio.library.embedder.embed(stored_chunks(library))
             folio.close()
             if vectors.shape == raw_vectors.shape:
                 agreement[precision] = round(float(np.median((vectors * raw_vectors).sum(axis=1))), 6)

@@ -40,7 +40,8 @@ from app.core.config import Settings  # noqa: E402
 from app.core.generate.engine import Engine  # noqa: E402
 from app.core.generate.threads import prefer_passive_openmp  # noqa: E402
 from app.core.prompt.budget import build_messages  # noqa: E402
-from app.core.qa import Folio, build_services  # noqa: E402
+from app.core.qa import Folio  # noqa: E402
+from app.core.services import build_services  # noqa: E402
 from benchmarks.bench_generate import cold, spread  # noqa: E402
 from benchmarks.bench_retrieval_scale import percentile  # noqa: E402
 from benchmarks.evaluation.dataset import Question, load_questions  # noqa: E402
@@ -84,7 +85,7 @@ def prompt_length(engine: Engine, question: str, hits: list[Any]) -> int:
 
 def passages_for(folio: Folio, engine: Engine, question: str, target: int) -> int:
     """The passages_k whose prompt comes closest to `target` tokens for this question."""
-    hits = list(folio.search(question, MAX_PASSAGES).hits)
+    hits = list(folio.library.search(question, MAX_PASSAGES).hits)
     best_k, best_gap = 1, None
     for k in range(1, len(hits) + 1):
         gap = prompt_length(engine, question, hits[:k]) - target
@@ -146,15 +147,15 @@ def summarize_bucket(target: int, runs: list[dict[str, Any]]) -> dict[str, Any]:
 
 
 def ask_cold(folio: Folio, question: str, options: AskOptions, chat_id: int | None = None) -> Answer:
-    cold(folio.model_slot.engine)
-    return folio.ask(question, options, chat_id)
+    cold(folio.answering.model_slot.engine)
+    return folio.answering.ask(question, options, chat_id)
 
 
 def bucket_runs(
     folio: Folio, questions: Iterator[Question], target: int, runs: int, tokens: int
 ) -> list[dict[str, Any]]:
     """`runs` cold answers to different questions, each with the passages_k nearest `target`."""
-    engine = folio.model_slot.engine
+    engine = folio.answering.model_slot.engine
     done: list[dict[str, Any]] = []
     tries = 0
     while len([r for r in done if r["ttft_ms"] is not None]) < runs and tries < 3 * runs:
@@ -186,8 +187,8 @@ def prefix_reuse(folio: Folio, rounds: int, tokens: int) -> dict[str, Any]:
     rows: list[dict[str, Any]] = []
     for (first, follow), _ in zip(cycle(FOLLOW_UPS), range(rounds), strict=False):
         start = ask_cold(folio, first, options)
-        again = folio.ask(first, options, start.chat_id)
-        then = folio.ask(follow, options, start.chat_id)
+        again = folio.answering.ask(first, options, start.chat_id)
+        then = folio.answering.ask(follow, options, start.chat_id)
         row: dict[str, Any] = {
             "cold": record(start, question=first),
             "same_again": record(again, question=first),
@@ -292,9 +293,11 @@ def main() -> int:
     with tempfile.TemporaryDirectory(prefix="folio-latency-") as scratch:
         folio = build_services(settings, working_copy(library, Path(scratch)))
         try:
-            info = folio.load_model()
-            engine = folio.model_slot.engine
-            folio.ask("What does error code E7 mean?", AskOptions(passages_k=1, max_tokens=4))  # warm-up
+            info = folio.answering.load_model()
+            engine = folio.answering.model_slot.engine
+            folio.answering.ask(
+                "What does error code E7 mean?", AskOptions(passages_k=1, max_tokens=4)
+            )  # warm-up
             print(
                 f"model {info.name}, n_ctx {info.n_ctx}, threads decode {engine.n_threads} prefill "
                 f"{engine.n_threads_batch}, load {os.getloadavg()[0]:.1f}",

@@ -173,7 +173,7 @@ def ask_options() -> Any:
 
 def run_probe(model_path: Path) -> list[dict[str, Any]]:
     from app.core.config import Settings
-    from app.core.qa import build_services
+    from app.core.services import build_services
 
     results: list[dict[str, Any]] = []
     with tempfile.TemporaryDirectory(prefix="folio-bench-models-") as tmp:
@@ -183,11 +183,11 @@ def run_probe(model_path: Path) -> list[dict[str, Any]]:
         settings = Settings().replace(model_path=str(model_path), ttft_target_s=0.0)
         folio = build_services(settings, folder / "library")
         try:
-            report = folio.ingest(documents)
+            report = folio.library.ingest(documents)
             failed = [f for f in report.files if f.status == "failed"]
             if failed:
                 raise RuntimeError(f"ingest failed: {failed}")
-            ask = folio.ask
+            ask = folio.answering.ask
             options = ask_options()
             for language, question, document, page, pattern in PROBE_QUESTIONS:
                 answer = ask(question, options)

@@ -30,8 +30,9 @@ REPO = Path(__file__).resolve().parent.parent
 sys.path.insert(0, str(REPO))
 
 from app.core.config import Settings  # noqa: E402
-from app.core.qa import Folio, build_services  # noqa: E402
+from app.core.qa import Folio  # noqa: E402
 from app.core.retrieve import MULTILINGUAL_WEIGHTS, WEIGHTS, LegWeights, Retriever  # noqa: E402
+from app.core.services import build_services  # noqa: E402
 from benchmarks.evaluation import scoring  # noqa: E402
 from benchmarks.evaluation.dataset import Question, load_questions  # noqa: E402
 from benchmarks.evaluation.library import prepared_library, working_copy  # noqa: E402
@@ -43,7 +44,7 @@ ROWS = ("en", "zh", "en→zh", "zh→en")
 
 def translations(folio: Folio, questions: Sequence[Question]) -> dict[str, tuple[str | None, float]]:
     """Each question's translation and the milliseconds it took (the model loaded beforehand)."""
-    engine = folio.answerer.slot.target()
+    engine = folio.answering.answerer.slot.target()
     engine.load()
     out: dict[str, tuple[str | None, float]] = {}
     for question in questions:
@@ -65,7 +66,11 @@ def search_all(
     translated: dict[str, tuple[str | None, float]] | None,
 ) -> dict[str, dict[str, Any]]:
     retriever = Retriever(
-        folio.store, folio._ready(), folio.embedder, weights=weights, scripts=folio._scripts
+        folio.library.store,
+        folio.library.reader.ready(),
+        folio.library.embedder,
+        weights=weights,
+        scripts=folio.library.reader.scripts,
     )
     records = []
     for question in questions:
@@ -93,8 +98,8 @@ def main(argv: Sequence[str] | None = None) -> int:
     with tempfile.TemporaryDirectory(prefix="folio-other-language-") as scratch:
         folio = build_services(settings, working_copy(library, Path(scratch)))
         try:
-            folio.search("warm-up 预热", 5)
-            base = MULTILINGUAL_WEIGHTS if folio.embedder.multilingual else WEIGHTS
+            folio.library.search("warm-up 预热", 5)
+            base = MULTILINGUAL_WEIGHTS if folio.library.embedder.multilingual else WEIGHTS
             results["default"] = search_all(folio, chosen, base, None)
             for margin in (float(m) for m in args.margins.split(",") if m):
                 for damp in (float(d) for d in args.damps.split(",")):

@@ -23,7 +23,8 @@ sys.path.insert(0, str(ROOT))
 from app.core import paths  # noqa: E402
 from app.core.answering.types import Answer, AskOptions, Finished, Progress  # noqa: E402
 from app.core.config import Settings  # noqa: E402
-from app.core.qa import Folio, build_services  # noqa: E402
+from app.core.qa import Folio  # noqa: E402
+from app.core.services import build_services  # noqa: E402
 from benchmarks.record_env import write_result  # noqa: E402
 
 SAMPLES = ROOT.parent / "shared" / "pdf-samples"
@@ -53,7 +54,7 @@ def timed_answer(folio: Folio, question: str, options: AskOptions) -> tuple[Answ
     """The finished answer and its progress steps, each with the seconds since the question."""
     started = time.perf_counter()
     steps: list[dict[str, Any]] = []
-    for event in folio.ask_stream(question, options):
+    for event in folio.answering.ask_stream(question, options):
         if isinstance(event, Progress):
             at = round(time.perf_counter() - started, 2)
             steps.append(
@@ -125,15 +126,15 @@ def main(argv: list[str] | None = None) -> int:
         folio = build_services(settings, folder / "library")
         try:
             started = time.perf_counter()
-            ingest = folio.ingest([pdf, *OTHERS])
+            ingest = folio.library.ingest([pdf, *OTHERS])
             ingest_s = time.perf_counter() - started
-            docs = folio.documents()
+            docs = folio.library.documents()
             chunks = {d.name: d.chunks for d in docs}
             print(
                 f"ingested {len(docs)} documents in {ingest_s:.1f} s: {chunks} (failed: {len(ingest.failed)})"
             )
             started = time.perf_counter()
-            info = folio.load_model()
+            info = folio.answering.load_model()
             print(f"model {info.name}, n_ctx {info.n_ctx}, loaded in {time.perf_counter() - started:.1f} s")
             question = SUMMARY.replace("50", str(args.pages))
             print(f"\n{question}")

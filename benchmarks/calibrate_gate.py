@@ -30,7 +30,7 @@ from app.core.answering.evidence.gate import gate_score
 from app.core.config import Settings
 from app.core.embed.engine import CosineScales
 from app.core.passage import Hit
-from app.core.qa import build_services
+from app.core.services import build_services
 from benchmarks.evaluation.dataset import REPO, Question, load_questions
 from benchmarks.evaluation.library import prepared_library, working_copy
 
@@ -106,9 +106,11 @@ def main() -> int:
     with tempfile.TemporaryDirectory(prefix="folio-gate-") as scratch:
         folio = build_services(settings, working_copy(library, Path(scratch)))
         try:
-            found = [(q, folio.search(q.question, settings.passages_k).hits) for q in questions.questions]
-            own = folio.embedder.scales
-            name = folio.embedder.name
+            found = [
+                (q, folio.library.search(q.question, settings.passages_k).hits) for q in questions.questions
+            ]
+            own = folio.library.embedder.scales
+            name = folio.library.embedder.name
         finally:
             folio.close()
     threshold = settings.grounding_threshold

@@ -35,7 +35,8 @@ from app.core.answering.options import resolve_options  # noqa: E402
 from app.core.answering.pipeline.stages import prepare_prompt, retrieve  # noqa: E402
 from app.core.answering.types import AskOptions  # noqa: E402
 from app.core.config import Settings  # noqa: E402
-from app.core.qa import Folio, build_services  # noqa: E402
+from app.core.qa import Folio  # noqa: E402
+from app.core.services import build_services  # noqa: E402
 from benchmarks.evaluation.dataset import Question, load_questions  # noqa: E402
 from benchmarks.evaluation.library import prepared_library, working_copy  # noqa: E402
 from benchmarks.evaluation.probe import probe  # noqa: E402
@@ -46,12 +47,12 @@ SIGNALS = ("gate", "refusal_logprob", "yes_share")  # each: higher means "answer
 
 def measure(folio: Folio, question: Question) -> dict[str, Any]:
     """The gate's score and the probe for one question, as the pipeline would see them."""
-    answerer = folio.answerer
+    answerer = folio.answering.answerer
     ask = resolve_options(
         question.question, AskOptions(max_tokens=256, temperature=0.0, seed=42), answerer.settings
     )
     threshold = ask.settings.grounding_threshold
-    found = retrieve(folio.search, question.question, ask.passages_k, [], threshold, answerer.scales)
+    found = retrieve(folio.library.search, question.question, ask.passages_k, [], threshold, answerer.scales)
     record: dict[str, Any] = {
         "id": question.id,
         "lang": question.lang,

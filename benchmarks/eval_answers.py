@@ -41,7 +41,8 @@ from app.core.config import (  # noqa: E402
     PROMPT_STYLES,
     Settings,
 )
-from app.core.qa import Folio, build_services  # noqa: E402
+from app.core.qa import Folio  # noqa: E402
+from app.core.services import build_services  # noqa: E402
 from benchmarks.evaluation import report, scoring  # noqa: E402
 from benchmarks.evaluation.chats import summarize_chats  # noqa: E402
 from benchmarks.evaluation.dataset import Question, QuestionSet, load_questions  # noqa: E402
@@ -171,14 +172,14 @@ def eval_settings(args: argparse.Namespace) -> Settings:
 
 
 def run_retrieval(folio: Folio, questions: Sequence[Question]) -> list[scoring.RetrievalRecord]:
-    folio.search("warm-up 预热", scoring.SEARCH_K)  # loads the embedder, opens the index
+    folio.library.search("warm-up 预热", scoring.SEARCH_K)  # loads the embedder, opens the index
     records = []
     print("\n## Retrieval, per question (* = hit in the right document)")
     for question in questions:
         if not question.answerable:
             continue
         started = time.perf_counter()
-        result = folio.search(question.question, scoring.SEARCH_K)
+        result = folio.library.search(question.question, scoring.SEARCH_K)
         elapsed = (time.perf_counter() - started) * 1000.0
         record = scoring.score_retrieval(question, result.hits, elapsed)
         records.append(record)
@@ -193,7 +194,7 @@ def run_answers(folio: Folio, questions: Sequence[Question], max_tokens: int) ->
     records = []
     print("\n## Answers, per question (cited pages; ! = not an answer page)")
     for question in questions:
-        answer = folio.ask(question.question, options)
+        answer = folio.answering.ask(question.question, options)
         record = scoring.score_answer(question, answer.to_json())
         record.extra["judged"] = scoring.judge_inputs(answer)  # what the judge saw (calibrate_judge.py)
         if answer.reasked_from:  # the first answer, scored as if it had stood (report.reask_lines)

@@ -14,7 +14,8 @@ from app.core import paths
 from app.core.config import Settings
 from app.core.embed.embedder import Embedder
 from app.core.ingest.pipeline import IngestReport
-from app.core.qa import Folio, build_services
+from app.core.qa import Folio
+from app.core.services import build_services
 
 REPO = Path(__file__).resolve().parents[1]
 # ../shared beside the checkout; FOLIO_SHARED names it when the checkout is a worktree elsewhere.
@@ -148,6 +149,6 @@ def samples_library(
     if not PDF_SAMPLES.is_dir():
         pytest.fail(f"{PDF_SAMPLES} is missing")
     services = build_services(Settings(), tmp_path_factory.mktemp("samples") / "library", embedder=embedder)
-    report = services.ingest([PDF_SAMPLES])
+    report = services.library.ingest([PDF_SAMPLES])
     yield services, report
     services.close()

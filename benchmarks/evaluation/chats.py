@@ -55,9 +55,9 @@ def run_chats(folio: Folio, options: AskOptions, path: Path = CHATS) -> list[Tur
     records: list[TurnRecord] = []
     print("\n## Chat scenarios, per turn (history shown in the prompt; answer language; pages)")
     for scenario in scenarios:
-        chat_id = folio.new_chat(scenario["id"])
+        chat_id = folio.chats.new(scenario["id"])
         for number, turn in enumerate(scenario["turns"], start=1):
-            answer = folio.ask(turn["question"], options, chat_id=chat_id)
+            answer = folio.answering.ask(turn["question"], options, chat_id=chat_id)
             used = answer.budget.history_turns_used if answer.budget is not None else 0
             passages_ok = None
             if turn.get("document"):

@@ -13,7 +13,7 @@ from typing import Any
 
 from app.core.config import Settings
 from app.core.embed.precision import resolve_precision
-from app.core.qa import build_services
+from app.core.services import build_services
 from benchmarks.evaluation.dataset import REPO, QuestionSet
 
 CACHE_ROOT = REPO / "benchmarks" / ".cache"
@@ -94,7 +94,7 @@ def prepared_library(questions: QuestionSet, settings: Settings, cache_root: Pat
     started = time.perf_counter()
     folio = build_services(settings, building)
     try:
-        report = folio.ingest([doc.file for doc in questions.documents])
+        report = folio.library.ingest([doc.file for doc in questions.documents])
     finally:
         folio.close()
     if report.failed or report.cancelled:

@@ -13,7 +13,8 @@ from app.core.embed.embedder import Embedder
 from app.core.ingest.page import PageContent
 from app.core.ingest.structure import DocumentStructure
 from app.core.passage import ChunkDraft, Hit
-from app.core.qa import Folio, build_services
+from app.core.qa import Folio
+from app.core.services import build_services
 from app.core.store.database import STORE_FILE
 from app.core.store.schema import SCHEMA_VERSION
 from tests.conftest import PDF_SAMPLES
@@ -59,13 +60,13 @@ def small_chunks(library_dir: Path, embedder: Embedder) -> Iterator[Folio]:
 
 def _chunks(folio: Folio) -> list[Hit]:
     """Every stored chunk of the library's one document, in reading order."""
-    hits, _ = folio.document_passages(folio.documents()[0].id)
+    hits, _ = folio.library.reader.document_passages(folio.library.documents()[0].id)
     return hits
 
 
 def test_a_pdf_outline_gives_each_chunk_its_heading_path(small_chunks: Folio, tmp_path: Path) -> None:
     pdf = write_outlined_pdf(tmp_path / "guide.pdf", [CONTENTS, BREWING, CLEANING], OUTLINE)
-    small_chunks.ingest([pdf])
+    small_chunks.library.ingest([pdf])
     by_page: dict[int, set[tuple[str, bool]]] = {}
     for hit in _chunks(small_chunks):
         if hit.page == hit.page_end:
@@ -80,9 +81,9 @@ def test_a_pdf_outline_gives_each_chunk_its_heading_path(small_chunks: Folio, tm
 def test_the_contents_page_is_kept_but_ranked_below_the_page_it_points_to(
     small_chunks: Folio, tmp_path: Path
 ) -> None:
-    small_chunks.ingest([write_pdf(tmp_path / "guide.pdf", [CONTENTS, BREWING, CLEANING])])
+    small_chunks.library.ingest([write_pdf(tmp_path / "guide.pdf", [CONTENTS, BREWING, CLEANING])])
     assert any(hit.contents for hit in _chunks(small_chunks))  # kept: whole-document reads it
-    hits = small_chunks.search("Descaling the boiler", 5).hits
+    hits = small_chunks.library.search("Descaling the boiler", 5).hits
     assert hits[0].page == 3 and not hits[0].contents
     ranks = [n for n, hit in enumerate(hits) if hit.contents]
     assert all(n > 0 for n in ranks)
@@ -92,8 +93,8 @@ def test_the_keyword_legs_and_the_embedder_see_the_heading(small_chunks: Folio, 
     # "Kettle" appears only in a bookmark's title: the chunks under it are found by it
     outline = [(1, "Kettle care", 2), (2, "Descaling the boiler", 2)]
     pdf = write_outlined_pdf(tmp_path / "guide.pdf", [CONTENTS, BREWING, CLEANING], outline)
-    small_chunks.ingest([pdf])
-    hit = small_chunks.search("kettle", 1).hits[0]
+    small_chunks.library.ingest([pdf])
+    hit = small_chunks.library.search("kettle", 1).hits[0]
     assert hit.page == 3 and hit.heading == "Kettle care › Descaling the boiler"
     assert "kettle" not in hit.text.lower()
 
@@ -107,13 +108,13 @@ def test_numbered_headings_of_a_text_file_make_its_heading_paths(folio: Folio, t
         "Write the image to the stick with cp, then boot the computer from it.\n",
         encoding="utf-8",
     )
-    folio.ingest([text])
-    hit = folio.search("boot the computer from the stick", 1).hits[0]
+    folio.library.ingest([text])
+    hit = folio.library.search("boot the computer from the stick", 1).hits[0]
     assert hit.heading.startswith("Chapter 2. Getting Debian › 2.")
 
 
 def test_a_real_pdf_with_bookmarks_gets_heading_paths(folio: Folio) -> None:
-    folio.ingest([PDF_SAMPLES / "006-pdflatex-outline" / "pdflatex-outline.pdf"])
+    folio.library.ingest([PDF_SAMPLES / "006-pdflatex-outline" / "pdflatex-outline.pdf"])
     assert any(hit.heading for hit in _chunks(folio))
 
 
@@ -121,7 +122,7 @@ def test_a_library_from_before_headings_opens_and_searches(
     library_dir: Path, embedder: Embedder, tmp_path: Path
 ) -> None:
     folio = build_services(Settings(chunk_tokens=40, chunk_overlap_tokens=0), library_dir, embedder=embedder)
-    folio.ingest([write_pdf(tmp_path / "guide.pdf", [CONTENTS, BREWING, CLEANING])])
+    folio.library.ingest([write_pdf(tmp_path / "guide.pdf", [CONTENTS, BREWING, CLEANING])])
     folio.close()
     db = sqlite3.connect(library_dir / STORE_FILE)  # back to schema version 2
     db.execute("ALTER TABLE chunks DROP COLUMN heading")
@@ -133,11 +134,11 @@ def test_a_library_from_before_headings_opens_and_searches(
     reopened = build_services(
         Settings(chunk_tokens=40, chunk_overlap_tokens=0), library_dir, embedder=embedder
     )
-    hits = reopened.search("How often is the boiler descaled?", 3).hits
+    hits = reopened.library.search("How often is the boiler descaled?", 3).hits
     # nothing is marked until it is re-indexed: the contents page may come first, as before
     assert 3 in [hit.page for hit in hits] and all(not hit.contents and hit.heading == "" for hit in hits)
-    assert reopened.store.meta("schema_version") == SCHEMA_VERSION
-    assert reopened.verify().ok
+    assert reopened.library.store.meta("schema_version") == SCHEMA_VERSION
+    assert reopened.library.verify().ok
     reopened.close()
 
 

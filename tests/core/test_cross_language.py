@@ -13,9 +13,10 @@ from app.core.config import Settings
 from app.core.embed.embedder import Embedder
 from app.core.errors import EmbedderMismatchError
 from app.core.index.scripts import ScriptPartition
-from app.core.qa import Folio, build_services
+from app.core.qa import Folio
 from app.core.retrieve import MULTILINGUAL_WEIGHTS, WEIGHTS, LegWeights, Retriever
 from app.core.script import text_script
+from app.core.services import build_services
 
 # Two languages, several subjects each, so that a page must be found by what it says.
 ENGLISH = {
@@ -41,7 +42,7 @@ def bilingual(tmp_path: Path, multilingual_embedder: Embedder) -> Iterator[Folio
         files.append(tmp_path / name)
         files[-1].write_text(text + "\n", encoding="utf-8")
     folio = build_services(Settings(), tmp_path / "library", embedder=multilingual_embedder)
-    report = folio.ingest(files)
+    report = folio.library.ingest(files)
     assert not report.failed
     yield folio
     folio.close()
@@ -49,7 +50,7 @@ def bilingual(tmp_path: Path, multilingual_embedder: Embedder) -> Iterator[Folio
 
 def _first_of(folio: Folio, question: str, documents: dict[str, str]) -> tuple[str, int]:
     """The first hit (of 5) among `documents`, and its 1-based rank."""
-    hits = folio.search(question, 5).hits
+    hits = folio.library.search(question, 5).hits
     rank, hit = next((n, h) for n, h in enumerate(hits, start=1) if h.document in documents)
     return hit.document, rank
 
@@ -65,8 +66,8 @@ def test_a_chinese_question_finds_the_english_page(bilingual: Folio) -> None:
 
 
 def test_a_same_language_question_still_finds_its_page_first(bilingual: Folio) -> None:
-    assert bilingual.search("When was the lighthouse built?", 3).hits[0].document == "lighthouse.txt"
-    assert bilingual.search("龙井茶什么时候开始采摘？", 3).hits[0].document == "tea.txt"
+    assert bilingual.library.search("When was the lighthouse built?", 3).hits[0].document == "lighthouse.txt"
+    assert bilingual.library.search("龙井茶什么时候开始采摘？", 3).hits[0].document == "tea.txt"
 
 
 def test_a_translated_question_searches_the_other_language_with_its_own_words(
@@ -80,14 +81,16 @@ def test_a_translated_question_searches_the_other_language_with_its_own_words(
         files[-1].write_text(text + "\n", encoding="utf-8")
     folio = build_services(Settings(), tmp_path / "library", embedder=embedder)
     try:
-        assert not folio.ingest(files).failed
+        assert not folio.library.ingest(files).failed
         question = "How many openings does the Yong'an stone bridge have?"
-        alone = [h.document for h in folio.search(question, 4).hits]
-        helped = [h.document for h in folio.search(question, 4, translated="永安桥有几个桥孔？").hits]
+        alone = [h.document for h in folio.library.search(question, 4).hits]
+        helped = [h.document for h in folio.library.search(question, 4, translated="永安桥有几个桥孔？").hits]
         assert "bridge.txt" not in alone[:2]
         assert helped.index("bridge.txt") < 2
         # a "translation" in the question's own script adds nothing
-        same = [h.document for h in folio.search(question, 4, translated="Yong'an bridge openings").hits]
+        same = [
+            h.document for h in folio.library.search(question, 4, translated="Yong'an bridge openings").hits
+        ]
         assert same == alone
     finally:
         folio.close()
@@ -96,18 +99,18 @@ def test_a_translated_question_searches_the_other_language_with_its_own_words(
 def test_the_translation_joins_the_other_scripts_list(bilingual: Folio) -> None:
     """With a multilingual embedder the other script's list is fused apart; the translation's legs
     vote inside it, so the Chinese page it names leads that list."""
-    hits = bilingual.search("Which building is a grey stone arch?", 5, translated="青石拱桥").hits
+    hits = bilingual.library.search("Which building is a grey stone arch?", 5, translated="青石拱桥").hits
     chinese = [h.document for h in hits if h.document in CHINESE]
     assert chinese[0] == "bridge.txt"
 
 
 def test_chunks_are_partitioned_by_script_and_searched_within_one(bilingual: Folio) -> None:
-    index = bilingual._ready()
-    partition = ScriptPartition(bilingual.store)
-    query = bilingual.embedder.embed_query(["a bridge with seven arches"])[0]
+    index = bilingual.library.reader.ready()
+    partition = ScriptPartition(bilingual.library.store)
+    query = bilingual.library.embedder.embed_query(["a bridge with seven arches"])[0]
     found = {
         script: {
-            bilingual.store.chunks([cid])[cid].document
+            bilingual.library.store.chunks([cid])[cid].document
             for cid, _ in index.search(query, 10, partition.selector(script))
         }
         for script in ("latin", "cjk")
@@ -152,11 +155,11 @@ def test_a_library_of_one_embedder_refuses_the_other(
     note = tmp_path / "note.txt"
     note.write_text("The lighthouse lamp stands 31 metres above the sea.\n", encoding="utf-8")
     old = build_services(Settings(), tmp_path / "library", embedder=embedder)
-    old.ingest([note])
+    old.library.ingest([note])
     old.close()
     new = build_services(Settings(), tmp_path / "library", embedder=multilingual_embedder)
     with pytest.raises(EmbedderMismatchError, match="all-MiniLM-L6-v2"):
-        new.search("lighthouse")
+        new.library.search("lighthouse")
     new.close()
 
 
@@ -185,14 +188,14 @@ def test_a_library_opens_with_the_embedder_that_wrote_it(
     note = tmp_path / "note.txt"
     note.write_text("永安桥共有七个桥孔。\n", encoding="utf-8")
     made = build_services(Settings(), tmp_path / "library", embedder=multilingual_embedder)
-    made.ingest([note])
+    made.library.ingest([note])
     made.close()
     reopened = build_services(Settings(), tmp_path / "library")  # no embedder set: the library's own
-    assert reopened.embedder.model_dir == multilingual_embedder.model_dir
-    assert reopened.search("How many arches does the bridge have?", 1).hits[0].document == "note.txt"
+    assert reopened.library.embedder.model_dir == multilingual_embedder.model_dir
+    assert reopened.library.search("How many arches does the bridge have?", 1).hits[0].document == "note.txt"
     reopened.close()
     fresh = build_services(Settings(), tmp_path / "new-library")
-    assert fresh.embedder.model_dir == Settings().embed_model_path()  # a new library: the default
+    assert fresh.library.embedder.model_dir == Settings().embed_model_path()  # a new library: the default
     fresh.close()
 
 
@@ -208,7 +211,12 @@ def test_the_other_language_counts_less_when_its_best_page_is_far_from_the_quest
     chinese_ids = {cid for cid, row in _all_chunks(bilingual).items() if row in CHINESE}
 
     def best_chinese(weights: dict[str, LegWeights], question: str) -> float:
-        retriever = Retriever(bilingual.store, bilingual._ready(), bilingual.embedder, weights=weights)
+        retriever = Retriever(
+            bilingual.library.store,
+            bilingual.library.reader.ready(),
+            bilingual.library.embedder,
+            weights=weights,
+        )
         _, votes = retriever.fused(normalize_text(question), 20)
         return max(score for cid, score in votes.items() if cid in chinese_ids)
 
@@ -221,4 +229,4 @@ def test_the_other_language_counts_less_when_its_best_page_is_far_from_the_quest
 def _all_chunks(folio: Folio) -> dict[int, str]:
     """chunk id -> document name, for every chunk of the library."""
     ids = list(range(1, 1000))
-    return {cid: row.document for cid, row in folio.store.chunks(ids).items()}
+    return {cid: row.document for cid, row in folio.library.store.chunks(ids).items()}

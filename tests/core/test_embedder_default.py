@@ -10,7 +10,7 @@ import pytest
 from app.core import paths
 from app.core.config import Settings
 from app.core.embed.embedder import Embedder
-from app.core.qa import build_services
+from app.core.services import build_services
 from app.core.store.conversations import AnswerRecord
 from app.core.store.swap import reindex_folder, replace_library
 from tests.pdfgen import write_pdf
@@ -24,14 +24,14 @@ def test_an_old_minilm_library_keeps_minilm_until_re_indexed_into_use(
 ) -> None:
     assert embedder.name == paths.ENGLISH_EMBED_MODEL_DIR and embedder.name != paths.DEFAULT_EMBED_MODEL_DIR
     old = build_services(Settings(), library_dir, embedder=embedder)  # as the previous release wrote it
-    old.ingest([write_pdf(tmp_path / "light.pdf", [[ENGLISH]])])
-    chat = old.conversations.save(AnswerRecord("How tall?", "31 m [1].", "", "stop", []), None)[0]
+    old.library.ingest([write_pdf(tmp_path / "light.pdf", [[ENGLISH]])])
+    chat = old.chats.conversations.save(AnswerRecord("How tall?", "31 m [1].", "", "stop", []), None)[0]
     old.close()
 
     reopened = build_services(Settings(), library_dir)  # the default settings: no embedder named
-    assert reopened.embedder.name == paths.ENGLISH_EMBED_MODEL_DIR  # the library's own, not USE
-    assert reopened.search("lighthouse height", 3).hits
-    advice = reopened.reindex_advice()
+    assert reopened.library.embedder.name == paths.ENGLISH_EMBED_MODEL_DIR  # the library's own, not USE
+    assert reopened.library.search("lighthouse height", 3).hits
+    advice = reopened.library.reindex_advice()
     assert advice is not None
     assert (advice.embedder, advice.default, advice.documents, advice.pages) == (
         paths.ENGLISH_EMBED_MODEL_DIR,
@@ -43,11 +43,11 @@ def test_an_old_minilm_library_keeps_minilm_until_re_indexed_into_use(
     # an embedder the user chose in Settings is theirs: no advice
     chosen = Settings(embed_model_dir=str(paths.english_embed_model()))
     reopened.settings_owner.update(chosen)
-    assert reopened.reindex_advice() is None
+    assert reopened.library.reindex_advice() is None
     reopened.settings_owner.update(Settings())
 
     into = reindex_folder(library_dir)
-    report = reopened.reindex_library(into)
+    report = reopened.library.reindex_library(into)
     assert [(f.document, f.status) for f in report.files] == [("light.pdf", "added")]
     reopened.close()
     kept = replace_library(library_dir, into)
@@ -55,13 +55,15 @@ def test_an_old_minilm_library_keeps_minilm_until_re_indexed_into_use(
 
     new = build_services(Settings(), library_dir)
     try:
-        assert new.embedder.name == paths.DEFAULT_EMBED_MODEL_DIR and new.embedder.multilingual
-        assert new.store.meta("embed_model") == paths.DEFAULT_EMBED_MODEL_DIR
-        assert new.reindex_advice() is None
+        assert (
+            new.library.embedder.name == paths.DEFAULT_EMBED_MODEL_DIR and new.library.embedder.multilingual
+        )
+        assert new.library.store.meta("embed_model") == paths.DEFAULT_EMBED_MODEL_DIR
+        assert new.library.reindex_advice() is None
         # the English page is found by a Chinese question now (USE crosses languages)
-        hits = new.search("灯塔有多高？", 3).hits
+        hits = new.library.search("灯塔有多高？", 3).hits
         assert hits and hits[0].document == "light.pdf"
-        assert [c.id for c in new.chats()] == [chat]  # the chats came along
+        assert [c.id for c in new.chats.summaries()] == [chat]  # the chats came along
     finally:
         new.close()
 
@@ -74,11 +76,11 @@ def test_re_indexing_refuses_the_library_itself_and_a_folder_in_use(
         from app.core.errors import UsageError
 
         with pytest.raises(UsageError, match="not the library being read"):
-            folio.reindex_library(library_dir)
+            folio.library.reindex_library(library_dir)
         busy = tmp_path / "busy"
         busy.mkdir()
         (busy / "file").write_text("x", encoding="utf-8")
         with pytest.raises(UsageError, match="not empty"):
-            folio.reindex_library(busy)
+            folio.library.reindex_library(busy)
     finally:
         folio.close()

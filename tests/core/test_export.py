@@ -86,8 +86,8 @@ def _cited(citation: Citation) -> tuple[int, str, str]:
 
 def _library_hits(folio: Folio, tmp_path: Path) -> list[Hit]:
     pdf = write_pdf(tmp_path / "solar guide.pdf", PAGES)
-    assert not folio.ingest([pdf]).failed
-    hits = folio.search("restart the inverter red fault light", 3).hits
+    assert not folio.library.ingest([pdf]).failed
+    hits = folio.library.search("restart the inverter red fault light", 3).hits
     assert {hit.page for hit in hits} >= {2}, [(h.page, h.text) for h in hits]
     return hits
 
@@ -103,14 +103,14 @@ def test_exported_sources_name_the_stored_answers_pages(folio: Folio, tmp_path: 
     span = (start, inverter.text.index("hour.") + len("hour."))
     text = "Restart it if the red fault light stays on for an hour [1]. See also [2]."
     one = _answer(text, [first, second], (_sentence(text[:58], 1, span),))
-    chat_id, _ = folio.conversations.save(one.record(), None)
+    chat_id, _ = folio.chats.conversations.save(one.record(), None)
     cut = _answer("Batteries store", [Citation.from_hit(1, other)], finish_reason="length", verdict=None)
-    folio.conversations.save(replace(cut, question="What do batteries store?").record(), chat_id)
+    folio.chats.conversations.save(replace(cut, question="What do batteries store?").record(), chat_id)
 
-    stored = folio.chat(chat_id)
+    stored = folio.chats.answers(chat_id)
     assert [len(a.citations) for a in stored] == [2, 1]
     expected = [_cited(c) for a in stored for c in sorted(a.citations, key=lambda c: c.n)]
-    markdown, page = folio.export_chat(chat_id, "md"), folio.export_chat(chat_id, "html")
+    markdown, page = folio.chats.export(chat_id, "md"), folio.chats.export(chat_id, "html")
     assert _sources(markdown, MD_SOURCE) == expected
     assert _sources(page, HTML_SOURCE) == expected
     assert expected[0][1:] in [("solar guide.pdf", "p. 2"), ("solar guide.pdf", "pp. 2–3")]
@@ -177,9 +177,9 @@ def test_unknown_formats_and_chats_are_refused(folio: Folio) -> None:
     with pytest.raises(UsageError, match="use one of md, html"):
         check_format("pdf")
     with pytest.raises(UsageError, match="no chat with id 99"):
-        folio.export_chat(99, "md")
-    chat_id = folio.new_chat("empty")
-    assert "This chat has no answers." in folio.export_chat(chat_id, "html")
+        folio.chats.export(99, "md")
+    chat_id = folio.chats.new("empty")
+    assert "This chat has no answers." in folio.chats.export(chat_id, "html")
 
 
 def test_an_export_in_chinese_names_the_same_pages_in_chinese_words() -> None:

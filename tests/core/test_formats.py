@@ -134,16 +134,16 @@ def test_docx_html_epub_are_ingested_searched_and_cited_by_section(folio: Folio,
             ("Arrival", "<h1>Arrival</h1><p>After forty days the crew sighted the coast of Brazil.</p>"),
         ],
     )
-    report = folio.ingest([docx_path, html_path, epub_path])
+    report = folio.library.ingest([docx_path, html_path, epub_path])
     assert [(f.document, f.status) for f in report.files] == [
         ("alpine.docx", "added"),
         ("lighthouse.html", "added"),
         ("voyage.epub", "added"),
     ]
-    sections = {d.name: d.pages for d in folio.documents()}
+    sections = {d.name: d.pages for d in folio.library.documents()}
     assert sections == {"alpine.docx": 4, "lighthouse.html": 2, "voyage.epub": 2}
 
-    hit = folio.search("Which gentian has deep blue flowers?", 1).hits[0]
+    hit = folio.library.search("Which gentian has deep blue flowers?", 1).hits[0]
     assert hit.document == "alpine.docx" and hit.page == 3
     assert hit.section.startswith("Flowers › Gentians")
     citation = _cite(hit)
@@ -151,20 +151,20 @@ def test_docx_html_epub_are_ingested_searched_and_cited_by_section(folio: Folio,
     assert passage_label(hit) == f"alpine.docx, {hit.section}"
     assert "p." not in passage_label(hit)
 
-    table_hit = folio.search("How high does the larch grow?", 1).hits[0]
+    table_hit = folio.library.search("How high does the larch grow?", 1).hits[0]
     assert table_hit.document == "alpine.docx" and table_hit.section.startswith("Trees")
 
-    fog = folio.search("How often was the diaphone sounded in fog?", 1).hits[0]
+    fog = folio.library.search("How often was the diaphone sounded in fog?", 1).hits[0]
     assert fog.document == "lighthouse.html" and fog.section.startswith("Lighthouse keeping › The fog signal")
-    boilerplate = folio.search("zebra newsletter umbrellas telemetry", 5).hits
+    boilerplate = folio.library.search("zebra newsletter umbrellas telemetry", 5).hits
     assert not [h for h in boilerplate if "zebra" in h.text.lower()]
 
-    brazil = folio.search("When did the crew see Brazil?", 1).hits[0]
+    brazil = folio.library.search("When did the crew see Brazil?", 1).hits[0]
     assert brazil.document == "voyage.epub" and brazil.page == 2 and brazil.section.startswith("Arrival")
-    layer = folio.store.page_layer(brazil.path, brazil.page)
+    layer = folio.library.store.page_layer(brazil.path, brazil.page)
     assert layer is not None and not layer.ocr
     assert layer.text[brazil.char_start : brazil.char_end] == brazil.text
-    assert folio.verify().ok
+    assert folio.library.verify().ok
 
 
 @pytest.mark.parametrize(
@@ -182,11 +182,11 @@ def test_corrupt_files_fail_alone_with_a_reason(
     bad = tmp_path / name
     bad.write_bytes(data)
     good = write_docx(tmp_path / "good.docx", [("h1", "Note"), ("p", "The meeting moved to Thursday.")])
-    report = folio.ingest([bad, good])
+    report = folio.library.ingest([bad, good])
     outcome = {f.document: f for f in report.files}
     assert outcome[name].status == "failed" and str(outcome[name].error).startswith(reason)
     assert outcome["good.docx"].status == "added"
-    assert [d.name for d in folio.documents()] == ["good.docx"]
+    assert [d.name for d in folio.library.documents()] == ["good.docx"]
 
 
 def test_epub_without_spine_or_with_drm_says_why(tmp_path: Path) -> None:

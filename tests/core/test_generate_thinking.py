@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 from collections.abc import Iterator
+from pathlib import Path
 
 import pytest
 from sqlalchemy.orm import Session, sessionmaker
@@ -30,7 +31,7 @@ EXAMPLE_TURN = [
 
 
 @pytest.fixture
-def thinker(thinking_engine: Engine, sessions: sessionmaker[Session]) -> Iterator[Answerer]:
+def thinker(thinking_engine: Engine, tmp_path: Path) -> Iterator[Answerer]:
     settings = Settings(
         model_path=str(thinking_engine.model_path),
         n_ctx=2048,
@@ -38,7 +39,7 @@ def thinker(thinking_engine: Engine, sessions: sessionmaker[Session]) -> Iterato
         temperature=0.0,
         ttft_target_s=0.0,
     )
-    answerer = make_answerer(settings, sessions, fixed_search(HITS), engine=thinking_engine)
+    answerer = make_answerer(settings, tmp_path / "library", fixed_search(HITS), engine=thinking_engine)
     yield answerer
     answerer.close()
 

@@ -118,10 +118,10 @@ def test_fused_search_is_the_same_with_and_without_the_budget(folio: Folio, tmp_
         "模型缓存放在本地磁盘上。淘汰时删除最近最少使用的条目。\n\n备份每天晚上运行，保留三十份数据库副本。",
         encoding="utf-8",
     )
-    assert not folio.ingest(sorted(notes.iterdir())).failed
-    index = rebuild_index(folio.store, folio.embedder.dimension, tmp_path / "index.faiss")
-    bounded = Retriever(folio.store, index, folio.embedder)
-    exact = Retriever(folio.store, index, folio.embedder, keyword_budget=None)
+    assert not folio.library.ingest(sorted(notes.iterdir())).failed
+    index = rebuild_index(folio.library.store, folio.library.embedder.dimension, tmp_path / "index.faiss")
+    bounded = Retriever(folio.library.store, index, folio.library.embedder)
+    exact = Retriever(folio.library.store, index, folio.library.embedder, keyword_budget=None)
     for query in (
         "where does the model cache live?",
         "how many backup copies",

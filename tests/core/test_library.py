@@ -23,7 +23,8 @@ from app.core.ingest.pipeline import IngestProgress
 from app.core.ingest.readers import unsupported_reason
 from app.core.ingest.worker import ExtractionFailed, ExtractLimits, PageExtractor
 from app.core.normalize import normalize_text
-from app.core.qa import Folio, build_services
+from app.core.qa import Folio
+from app.core.services import build_services
 from app.core.store.database import STORE_FILE
 from tests.pdfgen import write_encrypted_pdf, write_pdf
 
@@ -44,31 +45,31 @@ def test_add_unchanged_updated_remove(folio: Folio, tmp_path: Path) -> None:
     notes = tmp_path / "notes.md"
     notes.write_text("# Notes\n\nThe capital of Freedonia is Fredville.\n", encoding="utf-8")
 
-    first = folio.ingest([pdf, notes])
+    first = folio.library.ingest([pdf, notes])
     assert _status(first.files) == [("fruit.pdf", "added"), ("notes.md", "added")]
     assert first.files[0].pages == 3 and first.files[0].chunks >= 1
 
-    again = folio.ingest([tmp_path])  # a folder, recursively: same bytes -> unchanged
+    again = folio.library.ingest([tmp_path])  # a folder, recursively: same bytes -> unchanged
     assert sorted(_status(again.files)) == [("fruit.pdf", "unchanged"), ("notes.md", "unchanged")]
 
     write_pdf(pdf, [*FRUIT, ["Dates come from date palms in the desert."]])
-    updated = folio.ingest([pdf])
+    updated = folio.library.ingest([pdf])
     assert _status(updated.files) == [("fruit.pdf", "updated")]
     assert updated.files[0].pages == 4
-    docs = {d.name: d for d in folio.documents()}
+    docs = {d.name: d for d in folio.library.documents()}
     assert docs["fruit.pdf"].pages == 4
-    hit = folio.search("Which palms give dates?", 1).hits[0]
+    hit = folio.library.search("Which palms give dates?", 1).hits[0]
     assert hit.document == "fruit.pdf" and hit.page_end == 4
-    assert folio.verify().ok
+    assert folio.library.verify().ok
 
-    removed = folio.remove("fruit.pdf")
+    removed = folio.library.remove("fruit.pdf")
     assert removed.name == "fruit.pdf"
-    assert [d.name for d in folio.documents()] == ["notes.md"]
-    assert all(h.document == "notes.md" for h in folio.search("apples orchards", 5).hits)
-    report = folio.verify()
+    assert [d.name for d in folio.library.documents()] == ["notes.md"]
+    assert all(h.document == "notes.md" for h in folio.library.search("apples orchards", 5).hits)
+    report = folio.library.verify()
     assert report.ok and report.chunks == report.vectors == docs["notes.md"].chunks
     with pytest.raises(DocumentNotFoundError):
-        folio.remove("fruit.pdf")
+        folio.library.remove("fruit.pdf")
 
 
 def test_bad_inputs_fail_alone_with_reasons(folio: Folio, tmp_path: Path) -> None:
@@ -82,7 +83,7 @@ def test_bad_inputs_fail_alone_with_reasons(folio: Folio, tmp_path: Path) -> Non
     write_pdf(tmp_path / "scan.pdf", [[], []])  # pages without any text: an image-only scan
     (tmp_path / "blank.txt").write_text("  \n\n ")
 
-    report = folio.ingest(sorted(tmp_path.iterdir()))
+    report = folio.library.ingest(sorted(tmp_path.iterdir()))
     outcome = {f.document: (f.status, f.error) for f in report.files}
     assert outcome["good.pdf"] == ("added", None)
     assert outcome["locked.pdf"] == ("failed", "password protected")
@@ -95,8 +96,8 @@ def test_bad_inputs_fail_alone_with_reasons(folio: Folio, tmp_path: Path) -> Non
         status, error = outcome[name]
         assert status == "failed" and error is not None and error.startswith("not a readable PDF: "), name
     # failures changed nothing: only the good file is in the library, and it is consistent
-    assert [d.name for d in folio.documents()] == ["good.pdf"]
-    assert folio.verify().ok
+    assert [d.name for d in folio.library.documents()] == ["good.pdf"]
+    assert folio.library.verify().ok
 
 
 def test_page_provenance_holds_for_hits(folio: Folio, tmp_path: Path) -> None:
@@ -105,10 +106,10 @@ def test_page_provenance_holds_for_hits(folio: Folio, tmp_path: Path) -> None:
         for p in range(1, 7)
     ]
     pdf = write_pdf(tmp_path / "protocols.pdf", pages)
-    folio.ingest([pdf])
+    folio.library.ingest([pdf])
     reader = pypdf.PdfReader(pdf)
     for page_number in (2, 5):
-        hit = folio.search(f"Section {page_number}: the alpha protocol", 3).hits[0]
+        hit = folio.library.search(f"Section {page_number}: the alpha protocol", 3).hits[0]
         assert hit.page <= page_number <= hit.page_end
         page_text = normalize_text(reader.pages[hit.page - 1].extract_text())
         assert page_text[hit.char_start : hit.char_start + 20] == hit.text[:20]
@@ -117,7 +118,7 @@ def test_page_provenance_holds_for_hits(folio: Folio, tmp_path: Path) -> None:
 def test_progress_reports_pages(folio: Folio, tmp_path: Path) -> None:
     pdf = write_pdf(tmp_path / "fruit.pdf", FRUIT)
     seen: list[IngestProgress] = []
-    folio.ingest([pdf], progress=seen.append)
+    folio.library.ingest([pdf], progress=seen.append)
     parsing = [p.pages_done for p in seen if p.stage == "parsing"]
     assert parsing == [1, 2, 3]
     assert seen[-1].stage == "done" and seen[-1].pages_total == 3
@@ -132,16 +133,16 @@ def test_cancel_rolls_back_the_current_file(folio: Folio, tmp_path: Path) -> Non
         if progress.path.endswith("b.pdf") and progress.pages_done == 20:
             cancel.cancel()
 
-    report = folio.ingest([first, second], progress=stop_midway, cancel=cancel)
+    report = folio.library.ingest([first, second], progress=stop_midway, cancel=cancel)
     assert report.cancelled
     assert [f.document for f in report.files] == ["a.pdf"]
-    assert [d.name for d in folio.documents()] == ["a.pdf"]
-    assert folio.verify().ok
+    assert [d.name for d in folio.library.documents()] == ["a.pdf"]
+    assert folio.library.verify().ok
 
 
 def test_empty_query_is_a_usage_error(folio: Folio) -> None:
     with pytest.raises(UsageError):
-        folio.search("   \n ")
+        folio.library.search("   \n ")
 
 
 @pytest.mark.parametrize("damage", ["delete", "corrupt", "stale"])
@@ -149,10 +150,10 @@ def test_index_is_rebuilt_when_missing_or_wrong(
     damage: str, library_dir: Path, embedder: Embedder, tmp_path: Path, caplog: pytest.LogCaptureFixture
 ) -> None:
     folio = build_services(Settings(), library_dir, embedder=embedder)
-    folio.ingest([write_pdf(tmp_path / "fruit.pdf", FRUIT)])
+    folio.library.ingest([write_pdf(tmp_path / "fruit.pdf", FRUIT)])
     stale = (library_dir / INDEX_FILE).read_bytes()
-    folio.ingest([write_pdf(tmp_path / "more.pdf", [["Grapes make wine."]])])
-    chunks = folio.verify().chunks
+    folio.library.ingest([write_pdf(tmp_path / "more.pdf", [["Grapes make wine."]])])
+    chunks = folio.library.verify().chunks
     folio.close()
     index_file = library_dir / INDEX_FILE
     if damage == "delete":
@@ -164,9 +165,9 @@ def test_index_is_rebuilt_when_missing_or_wrong(
 
     reopened = build_services(Settings(), library_dir, embedder=embedder)
     with caplog.at_level(logging.WARNING, logger="folio"):
-        assert reopened.search("wine grapes", 1).hits[0].document == "more.pdf"
+        assert reopened.library.search("wine grapes", 1).hits[0].document == "more.pdf"
     assert any("vector index rebuilt" in r.getMessage() for r in caplog.records)
-    report = reopened.verify()
+    report = reopened.library.verify()
     assert report.ok and report.vectors == chunks
     reopened.close()
 
@@ -174,21 +175,21 @@ def test_index_is_rebuilt_when_missing_or_wrong(
 def test_verify_finds_and_repairs_keyword_table_drift(
     folio: Folio, library_dir: Path, tmp_path: Path
 ) -> None:
-    folio.ingest([write_pdf(tmp_path / "fruit.pdf", FRUIT)])
+    folio.library.ingest([write_pdf(tmp_path / "fruit.pdf", FRUIT)])
     with sqlite3.connect(library_dir / STORE_FILE) as conn:
         conn.execute("DELETE FROM chunks_terms WHERE rowid = (SELECT min(id) FROM chunks)")
-    report = folio.verify()
+    report = folio.library.verify()
     assert not report.ok and any("chunks_terms" in p for p in report.problems)
-    repaired = folio.verify(repair=True)
+    repaired = folio.library.verify(repair=True)
     assert repaired.ok and repaired.repaired == ["keyword tables rebuilt"]
-    assert folio.verify().ok
+    assert folio.library.verify().ok
 
 
 def test_library_refuses_another_embedder(
     library_dir: Path, embedder: Embedder, embed_model_path: Path, tmp_path: Path
 ) -> None:
     folio = build_services(Settings(), library_dir, embedder=embedder)
-    folio.ingest([write_pdf(tmp_path / "fruit.pdf", FRUIT)])
+    folio.library.ingest([write_pdf(tmp_path / "fruit.pdf", FRUIT)])
     folio.close()
     # The same weights with another max_seq_length: another model, whatever the binding compares
     # (folder name or identity hash; a renamed copy of the same model is tested in
@@ -204,7 +205,7 @@ def test_library_refuses_another_embedder(
     (other_dir / "sentence_bert_config.json").write_text(json.dumps(config), encoding="utf-8")
     other = build_services(Settings(), library_dir, embedder=Embedder(other_dir))
     with pytest.raises(EmbedderMismatchError, match="all-MiniLM-L6-v2"):
-        other.search("apples")
+        other.library.search("apples")
     other.close()
 
 
@@ -239,9 +240,9 @@ def test_extractor_time_limit_and_crash_fail_only_that_file(tmp_path: Path) -> N
 def test_large_text_is_streamed_in_bounded_batches(folio: Folio, tmp_path: Path) -> None:
     big = tmp_path / "big.txt"
     big.write_text("\n".join(f"Paragraph {i} describes item number {i} in detail." for i in range(3000)))
-    report = folio.ingest([big])
+    report = folio.library.ingest([big])
     assert report.files[0].status == "added" and report.files[0].pages == 50
-    ids = folio.store.all_chunk_ids()
+    ids = folio.library.store.all_chunk_ids()
     assert len(ids) == report.files[0].chunks > 64
     assert np.all(np.diff(ids) > 0)
 
@@ -251,8 +252,8 @@ def test_copy_of_same_bytes_is_unchanged(folio: Folio, tmp_path: Path) -> None:
     copy = tmp_path / "copy" / "fruit-copy.pdf"
     copy.parent.mkdir()
     shutil.copy(pdf, copy)
-    folio.ingest([pdf])
-    assert _status(folio.ingest([copy]).files) == [("fruit.pdf", "unchanged")]
+    folio.library.ingest([pdf])
+    assert _status(folio.library.ingest([copy]).files) == [("fruit.pdf", "unchanged")]
 
 
 def test_ingestion_does_not_lock_the_store_while_reading(
@@ -281,11 +282,11 @@ def test_ingestion_does_not_lock_the_store_while_reading(
             writer.start()
             writer.join()
 
-    report = folio.ingest([big], progress=probe)
+    report = folio.library.ingest([big], progress=probe)
     assert report.files[0].status == "added"
     assert outcomes == ["written"]
     assert not list(library_dir.glob(".staging-*"))
-    assert folio.verify().ok
+    assert folio.library.verify().ok
 
 
 def test_leftover_scratch_files_are_removed_on_open(library_dir: Path, embedder: Embedder) -> None:

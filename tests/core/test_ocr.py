@@ -18,7 +18,8 @@ from app.core.ingest.page import OcrStarted, PageContent, PagePlan
 from app.core.ingest.pipeline import IngestProgress
 from app.core.ingest.worker import ExtractionFailed, ExtractLimits, PageExtractor
 from app.core.normalize import normalize_text
-from app.core.qa import Folio, build_services
+from app.core.qa import Folio
+from app.core.services import build_services
 from app.core.store.database import STORE_FILE
 from app.core.store.schema import SCHEMA_VERSION
 from tests.docgen import scan_pages
@@ -75,17 +76,17 @@ def mixed_pdf(tmp_path: Path) -> Path:
 
 def test_mixed_pdf_yields_every_page_with_ocr_boxes(folio: Folio, mixed_pdf: Path) -> None:
     seen: list[IngestProgress] = []
-    report = folio.ingest([mixed_pdf], progress=seen.append)
+    report = folio.library.ingest([mixed_pdf], progress=seen.append)
     result = report.files[0]
     assert (result.status, result.pages, result.ocr_pages) == ("added", 3, 1)
     assert [p.pages_done for p in seen if p.stage == "ocr"] == [1]  # page 2 is being read
     assert all(p.ocr_pages_planned == 1 for p in seen if p.stage in ("parsing", "ocr"))
-    document = folio.documents()[0]
-    assert document.ocr_pages == 1 and folio.store.ocr_pages(document.id) == [2]
+    document = folio.library.documents()[0]
+    assert document.ocr_pages == 1 and folio.library.store.ocr_pages(document.id) == [2]
 
-    hit = folio.search("How often does a banana plant fruit?", 1).hits[0]
+    hit = folio.library.search("How often does a banana plant fruit?", 1).hits[0]
     assert hit.page <= 2 <= hit.page_end and "banana plant fruits only once" in hit.text
-    layer = folio.store.page_layer(hit.path, 2)
+    layer = folio.library.store.page_layer(hit.path, 2)
     assert layer is not None and layer.ocr
     assert normalize_text(layer.text) == layer.text  # OCR text arrives normalised: offsets are exact
     assert layer.text == "Bananas are tropical plants. A banana plant fruits only once in its life."
@@ -96,8 +97,8 @@ def test_mixed_pdf_yields_every_page_with_ocr_boxes(folio: Folio, mixed_pdf: Pat
     assert len(boxes) == 2
     for x0, y0, x1, y1 in boxes:  # where write_pdf draws its lines: x from 50 pt, 62 pt from the top
         assert 30 < x0 < 70 and 40 < y0 < 100 and x1 > x0 + 100 and y1 > y0
-    assert folio.store.page_layer(hit.path, 1) is None  # text pages need no stored copy
-    assert folio.verify().ok
+    assert folio.library.store.page_layer(hit.path, 1) is None  # text pages need no stored copy
+    assert folio.library.verify().ok
 
 
 def test_ocr_off_skips_scanned_pages_and_says_why(
@@ -107,11 +108,11 @@ def test_ocr_off_skips_scanned_pages_and_says_why(
     scanned = scan_pages(
         write_pdf(tmp_path / "memo.pdf", [["A memo about parking."]]), [1], tmp_path / "scan.pdf"
     )
-    report = folio.ingest([mixed_pdf, scanned])
+    report = folio.library.ingest([mixed_pdf, scanned])
     outcome = {f.document: f for f in report.files}
     assert outcome["mixed.pdf"].status == "added" and outcome["mixed.pdf"].ocr_pages == 0
     assert outcome["scan.pdf"].error == SCAN_HINT
-    assert all(hit.page != 2 for hit in folio.search("banana plant", 5).hits)
+    assert all(hit.page != 2 for hit in folio.library.search("banana plant", 5).hits)
     folio.close()
 
 
@@ -152,14 +153,14 @@ def test_cancel_during_ocr_rolls_back_the_file(folio: Folio, mixed_pdf: Path) ->
         if progress.stage == "ocr":
             cancel.cancel()
 
-    report = folio.ingest([mixed_pdf], progress=stop_at_ocr, cancel=cancel)
+    report = folio.library.ingest([mixed_pdf], progress=stop_at_ocr, cancel=cancel)
     assert report.cancelled and not report.files
-    assert folio.documents() == []
+    assert folio.library.documents() == []
 
 
 def test_a_library_made_before_ocr_still_opens(library_dir: Path, embedder: Embedder, tmp_path: Path) -> None:
     folio = build_services(Settings(), library_dir, embedder=embedder)
-    folio.ingest([write_pdf(tmp_path / "fruit.pdf", PAGES)])
+    folio.library.ingest([write_pdf(tmp_path / "fruit.pdf", PAGES)])
     folio.close()
     # take the library back to schema version 1: no chunks.section, no page_layers
     db = sqlite3.connect(library_dir / STORE_FILE)
@@ -170,9 +171,9 @@ def test_a_library_made_before_ocr_still_opens(library_dir: Path, embedder: Embe
     db.close()
 
     reopened = build_services(Settings(), library_dir, embedder=embedder)
-    hit = reopened.search("Which wood do furniture makers prize?", 1).hits[0]
+    hit = reopened.library.search("Which wood do furniture makers prize?", 1).hits[0]
     assert hit.document == "fruit.pdf" and hit.page_end == 3 and hit.section == ""
-    assert reopened.documents()[0].ocr_pages == 0
-    assert reopened.store.meta("schema_version") == SCHEMA_VERSION
-    assert reopened.verify().ok
+    assert reopened.library.documents()[0].ocr_pages == 0
+    assert reopened.library.store.meta("schema_version") == SCHEMA_VERSION
+    assert reopened.library.verify().ok
     reopened.close()

@@ -77,10 +77,10 @@ def test_keyword_tables_of_an_older_version_are_rebuilt_on_open(embedder: Embedd
 
 def test_hits_are_distinct_places(folio: Folio, tmp_path: Path) -> None:
     sentences = [f"Lighthouse fact {n}: the Cape Merrow lighthouse keeper logs the lamp." for n in range(60)]
-    folio.ingest([write_pdf(tmp_path / "light.pdf", [sentences])])
-    hits = folio.search("Cape Merrow lighthouse lamp keeper", 6).hits
+    folio.library.ingest([write_pdf(tmp_path / "light.pdf", [sentences])])
+    hits = folio.library.search("Cape Merrow lighthouse lamp keeper", 6).hits
     assert len(hits) >= 3
-    rows = folio.store.chunks([h.chunk_id for h in hits])
+    rows = folio.library.store.chunks([h.chunk_id for h in hits])
     for n, hit in enumerate(hits):
         for other in hits[n + 1 :]:
             assert not same_place(rows[hit.chunk_id], rows[other.chunk_id])
@@ -89,7 +89,7 @@ def test_hits_are_distinct_places(folio: Folio, tmp_path: Path) -> None:
 def test_reindex_library_into_a_new_folder(
     folio: Folio, library_dir: Path, tmp_path: Path, capsys: pytest.CaptureFixture[str]
 ) -> None:
-    folio.ingest([write_pdf(tmp_path / "tea.pdf", [["Green tea is steeped at 80 degrees."]])])
+    folio.library.ingest([write_pdf(tmp_path / "tea.pdf", [["Green tea is steeped at 80 degrees."]])])
     target = tmp_path / "new-library"
     assert run_cli(["reindex-library", "--library", str(library_dir), "--into", str(target), "--json"]) == 0
     files = json.loads(capsys.readouterr().out)["files"]
@@ -97,7 +97,7 @@ def test_reindex_library_into_a_new_folder(
     store = LibraryStore(target)
     assert [d.name for d in store.documents()] == ["tea.pdf"]
     # an old library (MiniLM, as the fixture wrote it) moves to the default of new libraries
-    assert folio.embedder.name == paths.ENGLISH_EMBED_MODEL_DIR
+    assert folio.library.embedder.name == paths.ENGLISH_EMBED_MODEL_DIR
     assert store.meta("embed_model") == paths.DEFAULT_EMBED_MODEL_DIR and store.chunk_count() >= 1
     store.close()
     # never into a library that already holds something, never into itself

@@ -10,7 +10,8 @@ from app.core.cancel import CancelToken
 from app.core.config import Settings
 from app.core.embed.embedder import Embedder
 from app.core.ingest.pipeline import IngestProgress
-from app.core.qa import Folio, build_services
+from app.core.qa import Folio
+from app.core.services import build_services
 from app.core.store.file_lock import InterProcessLock
 from app.core.store.staging import remove_leftover_staging
 
@@ -25,7 +26,7 @@ def _text(path: Path, topic: str, lines: int = 40) -> Path:
 
 
 def _hit_documents(folio: Folio, query: str) -> set[str]:
-    return {hit.document for hit in folio.search(query, 5).hits}
+    return {hit.document for hit in folio.library.search(query, 5).hits}
 
 
 def test_each_process_sees_the_others_writes_and_none_is_lost(
@@ -33,24 +34,24 @@ def test_each_process_sees_the_others_writes_and_none_is_lost(
 ) -> None:
     first, second = _open(library_dir, embedder), _open(library_dir, embedder)
     try:
-        first.warm_up()
-        second.warm_up()  # both hold a copy of the (empty) index
-        first.ingest([_text(tmp_path / "volcano.txt", "Volcano")])
-        second.ingest([_text(tmp_path / "glacier.txt", "Glacier")])
+        first.library.warm_up()
+        second.library.warm_up()  # both hold a copy of the (empty) index
+        first.library.ingest([_text(tmp_path / "volcano.txt", "Volcano")])
+        second.library.ingest([_text(tmp_path / "glacier.txt", "Glacier")])
         assert "volcano.txt" in _hit_documents(second, "Volcano fact")  # second caught up
         assert "glacier.txt" in _hit_documents(first, "Glacier fact")  # first caught up
-        first.remove("glacier.txt")
-        second.ingest([_text(tmp_path / "desert.txt", "Desert")])  # saves after first's remove
+        first.library.remove("glacier.txt")
+        second.library.ingest([_text(tmp_path / "desert.txt", "Desert")])  # saves after first's remove
         assert "glacier.txt" not in _hit_documents(second, "Glacier fact")
     finally:
         first.close()
         second.close()
     reopened = _open(library_dir, embedder)
     try:
-        report = reopened.verify()
+        report = reopened.library.verify()
         assert report.ok, report.problems
         assert report.vectors == report.chunks > 0
-        assert sorted(d.name for d in reopened.documents()) == ["desert.txt", "volcano.txt"]
+        assert sorted(d.name for d in reopened.library.documents()) == ["desert.txt", "volcano.txt"]
         assert not reopened.notices, "the saved file held every process's writes"
     finally:
         reopened.close()
@@ -68,9 +69,9 @@ def test_the_same_bytes_from_two_paths_at_once_end_as_one_document(
     barrier = threading.Barrier(2)
 
     def run(folio: Folio, folder: Path) -> None:
-        folio.warm_up()
+        folio.library.warm_up()
         barrier.wait()
-        statuses.extend(f.status for f in folio.ingest([folder]).files)
+        statuses.extend(f.status for f in folio.library.ingest([folder]).files)
 
     pairs = zip(folios, "ab", strict=True)
     threads = [threading.Thread(target=run, args=(f, tmp_path / n)) for f, n in pairs]
@@ -80,8 +81,8 @@ def test_the_same_bytes_from_two_paths_at_once_end_as_one_document(
         thread.join()
     try:
         assert sorted(statuses) == ["added", "unchanged"]
-        assert len(folios[0].documents()) == 1
-        assert folios[1].verify().ok
+        assert len(folios[0].library.documents()) == 1
+        assert folios[1].library.verify().ok
     finally:
         for folio in folios:
             folio.close()
@@ -89,8 +90,8 @@ def test_the_same_bytes_from_two_paths_at_once_end_as_one_document(
 
 def test_reindex_that_fails_or_is_cancelled_keeps_the_old_version(folio: Folio, tmp_path: Path) -> None:
     source = _text(tmp_path / "atlas.txt", "Atlas", 400)
-    folio.ingest([source])
-    chunks_before = folio.documents()[0].chunks
+    folio.library.ingest([source])
+    chunks_before = folio.library.documents()[0].chunks
 
     cancel = CancelToken()
 
@@ -98,22 +99,22 @@ def test_reindex_that_fails_or_is_cancelled_keeps_the_old_version(folio: Folio, 
         if progress.stage == "parsing":
             cancel.cancel()
 
-    report = folio.reindex("atlas.txt", progress=stop_midway, cancel=cancel)
+    report = folio.library.reindex("atlas.txt", progress=stop_midway, cancel=cancel)
     assert report.cancelled
-    assert folio.documents()[0].chunks == chunks_before
+    assert folio.library.documents()[0].chunks == chunks_before
     assert "atlas.txt" in _hit_documents(folio, "Atlas fact")
 
     source.unlink()  # the file went away: the re-index fails, the old version stays
-    report = folio.reindex("atlas.txt")
+    report = folio.library.reindex("atlas.txt")
     assert report.files[0].status == "failed"
-    assert folio.documents()[0].chunks == chunks_before
+    assert folio.library.documents()[0].chunks == chunks_before
     assert "atlas.txt" in _hit_documents(folio, "Atlas fact")
 
     _text(source, "Atlas", 10)  # a readable new version replaces the old one
-    report = folio.reindex("atlas.txt")
+    report = folio.library.reindex("atlas.txt")
     assert report.files[0].status == "updated"
-    assert folio.documents()[0].chunks < chunks_before
-    assert folio.verify().ok
+    assert folio.library.documents()[0].chunks < chunks_before
+    assert folio.library.verify().ok
 
 
 def test_scratch_files_of_a_live_owner_are_kept(library_dir: Path, tmp_path: Path) -> None:

@@ -106,7 +106,8 @@ def shared_engine() -> Iterator[object]:
 
 @pytest.fixture
 def real_factory(shared_embedder: object, shared_engine: object) -> ServicesFactory:
-    from app.core.qa import Folio, build_services
+    from app.core.qa import Folio
+    from app.core.services import build_services
 
     def factory(settings: Settings, library_dir: Path) -> Folio:
         return build_services(settings, library_dir, embedder=shared_embedder, engine=shared_engine)  # type: ignore[arg-type]

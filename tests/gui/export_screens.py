@@ -21,7 +21,7 @@ from app.core.answering.types import Answer, AnswerMetrics
 from app.core.config import Settings
 from app.core.generate.model import Sampling
 from app.core.passage import Citation
-from app.core.qa import build_services
+from app.core.services import build_services
 from app.gui.app import create_window, load_stylesheet
 from app.gui.shortcuts_dialog import ShortcutsDialog
 from tests.gui.screenshots import pause, save, wait_for
@@ -52,10 +52,10 @@ def saved_chat(settings: Settings, library: Path, pdf: Path) -> int:
     """Two answers in one chat, written through the real store: one answered, one cut off."""
     folio = build_services(settings, library)
     try:
-        folio.ingest([pdf])
-        hits = folio.search("restart the inverter red fault light", 3).hits
+        folio.library.ingest([pdf])
+        hits = folio.library.search("restart the inverter red fault light", 3).hits
         inverter = next(h for h in hits if "Restart" in h.text)
-        battery = folio.search("battery module kilowatt hours", 1).hits[0]
+        battery = folio.library.search("battery module kilowatt hours", 1).hits[0]
         start = inverter.text.index("Restart")
         span = (start, inverter.text.index("hour.") + len("hour."))
         text = "Restart the inverter when the red fault light stays on for an hour [1]."
@@ -69,14 +69,14 @@ def saved_chat(settings: Settings, library: Path, pdf: Path) -> int:
             verdict="answered",
             support_rate=1.0,
         )
-        chat_id, _ = folio.conversations.save(first.record(), None)
+        chat_id, _ = folio.chats.conversations.save(first.record(), None)
         cut = _answer(
             "How much energy does a battery module hold?",
             "Each battery module holds five",
             [Citation.from_hit(1, battery)],
             finish_reason="length",
         )
-        folio.conversations.save(cut.record(), chat_id)
+        folio.chats.conversations.save(cut.record(), chat_id)
         return chat_id
     finally:
         folio.close()
@@ -125,11 +125,11 @@ def main(out: Path) -> int:
     folio = window.app.folio
     assert folio is not None
     page = QTextBrowser()
-    page.setHtml(folio.export_chat(chat_id, "html"))
+    page.setHtml(folio.chats.export(chat_id, "html"))
     page.resize(900, 720)
     page.show()
     save(page, out / "export-html.png")
-    (work / "export-sample.md").write_text(folio.export_chat(chat_id, "md"), encoding="utf-8")
+    (work / "export-sample.md").write_text(folio.chats.export(chat_id, "md"), encoding="utf-8")
     print("wrote", work / "export-sample.md")
     page.close()
 

@@ -140,7 +140,9 @@ class FakeAnswerer:
 
 
 class FakeFolio:
-    """The facade's surface the GUI uses, over a FakeAnswerer; ingestion reports every file added."""
+    """The facades' surface the GUI uses, over a FakeAnswerer; ingestion reports every file added.
+    One object plays the library, the chats and the answering facade, so that a test reads what
+    the window asked of any of them in one place."""
 
     def __init__(self, settings: Settings, library_dir: Path, answerer: FakeAnswerer) -> None:
         self.settings_owner = SettingsOwner(settings)
@@ -148,13 +150,25 @@ class FakeFolio:
         self.answerer = answerer
         self.closed = False
         self.removed: list[int | str] = []
-        self.exported: list[tuple[int, str]] = []  # (chat, format) of each export_chat call
+        self.exported: list[tuple[int, str]] = []  # (chat, format) of each export call
         self.exported_on_gui_thread: list[bool] = []
         self.notices: list[str] = []
         self.advice: ReindexAdvice | None = None  # what reindex_advice says
         self.reindex_documents = ["a.pdf", "b.pdf"]
         self.reindex_gate = threading.Event()
         self.reindex_gate.set()
+
+    @property
+    def library(self) -> FakeFolio:
+        return self
+
+    @property
+    def chats(self) -> FakeFolio:
+        return self
+
+    @property
+    def answering(self) -> FakeFolio:
+        return self
 
     @property
     def settings(self) -> Settings:
@@ -182,16 +196,16 @@ class FakeFolio:
     ) -> Iterator[AnswerEvent]:
         return self.answerer.ask_stream(question, options, chat_id, cancel)
 
-    def chats(self) -> list[ChatSummary]:
+    def summaries(self) -> list[ChatSummary]:
         return self.answerer.chats()
 
-    def chat(self, chat_id: int) -> list[Answer]:
+    def answers(self, chat_id: int) -> list[Answer]:
         return []
 
-    def delete_chat(self, chat_id: int) -> None:
+    def delete(self, chat_id: int) -> None:
         pass
 
-    def export_chat(
+    def export(
         self, chat_id: int, fmt: str = "md", translate: Callable[[str, str], str] | None = None
     ) -> str:
         """The real renderer over this fake's chat; the request is recorded."""
@@ -200,7 +214,7 @@ class FakeFolio:
 
         self.exported.append((chat_id, fmt))
         self.exported_on_gui_thread.append(threading.current_thread() is threading.main_thread())
-        return render_chat(f"chat {chat_id}", self.chat(chat_id), fmt, translate or as_written)
+        return render_chat(f"chat {chat_id}", self.answers(chat_id), fmt, translate or as_written)
 
     def page_layer(self, path: str, page: int) -> PageLayerInfo | None:
         return None  # no OCR'd pages or sections in the fake library

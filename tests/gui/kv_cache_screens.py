@@ -15,7 +15,7 @@ from pathlib import Path
 from PySide6.QtWidgets import QApplication
 
 from app.core.config import Settings
-from app.core.qa import build_services
+from app.core.services import build_services
 from app.gui.answer_state import DONE
 from app.gui.app import create_window, load_stylesheet
 from app.gui.budget_dialog import BudgetDialog
@@ -33,7 +33,7 @@ def main(out: Path) -> int:
     notes.write_text(INVERTER_NOTES, encoding="utf-8")
     prepared = build_services(Settings(), library)
     try:
-        assert not prepared.ingest([notes]).failed
+        assert not prepared.library.ingest([notes]).failed
     finally:
         prepared.close()
     try:

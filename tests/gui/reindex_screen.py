@@ -17,7 +17,7 @@ from PySide6.QtWidgets import QApplication
 from app.core import paths
 from app.core.config import Settings
 from app.core.embed.embedder import Embedder
-from app.core.qa import build_services
+from app.core.services import build_services
 from app.gui.app import create_window, load_stylesheet
 from app.gui.fonts import ensure_cjk_font
 from tests.gui.conftest import SOLAR_PAGES, make_pdf
@@ -36,7 +36,7 @@ def main(out: Path, language: str = "en") -> int:
     make_pdf(docs / "solar-guide.pdf", SOLAR_PAGES)
     # the library as the previous release wrote it: MiniLM was the default then
     old = build_services(Settings(), work / "library", embedder=Embedder(paths.english_embed_model()))
-    old.ingest([docs])
+    old.library.ingest([docs])
     old.close()
     settings = Settings(language=language)
     window = create_window(settings, work / "library", settings_path=work / "settings.json")

@@ -149,7 +149,7 @@ def test_clicking_a_source_opens_the_viewer_at_the_cited_page(
     ingest(qtbot, window, [solar_pdf])
     folio = window.app.folio
     assert folio is not None
-    hits = folio.search("restart the inverter when the red fault light stays on", 6).hits
+    hits = folio.library.search("restart the inverter when the red fault light stays on", 6).hits
     hit = next(h for h in hits if "red fault light" in h.text)
     assert hit.page == 2
     answer = fake_answer(
@@ -207,7 +207,8 @@ def test_thinking_streams_into_a_collapsed_section(
     """A Qwen3-style template (the SmolLM2 weights with a thinking switch) enables the switch."""
     from app.core import paths
     from app.core.generate.engine import Engine
-    from app.core.qa import Folio, build_services
+    from app.core.qa import Folio
+    from app.core.services import build_services
     from tests.core.conftest_answer import make_thinking_gguf
 
     model = make_thinking_gguf(paths.fast_chat_model(), tmp_path / "thinking.gguf")

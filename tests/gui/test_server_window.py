@@ -30,7 +30,8 @@ def server(smollm_path: Path, tmp_path_factory: pytest.TempPathFactory) -> Itera
 @pytest.fixture
 def server_factory(shared_embedder: object) -> ServicesFactory:
     """The real composition root with the real embedder; the engine comes from the settings (a server)."""
-    from app.core.qa import Folio, build_services
+    from app.core.qa import Folio
+    from app.core.services import build_services
 
     def factory(settings: Settings, library_dir: Path) -> Folio:
         return build_services(settings, library_dir, embedder=shared_embedder)  # type: ignore[arg-type]

@@ -10,7 +10,7 @@ from pytestqt.qtbot import QtBot
 from app.core import paths
 from app.core.config import Settings
 from app.core.index.vector_index import INDEX_FILE
-from app.core.qa import build_services
+from app.core.services import build_services
 from app.core.store.database import STORE_FILE
 from app.gui.app import create_window
 from app.gui.app_controller import ServicesFactory, default_factory
@@ -64,14 +64,14 @@ def test_a_corrupt_or_missing_index_is_rebuilt_and_said(
 ) -> None:
     library = tmp_path / "library"
     folio = build_services(Settings(), library, embedder=shared_embedder)  # type: ignore[arg-type]
-    folio.ingest([write_pdf(tmp_path / "owls.pdf", [["Owls hunt at night in the forest."]])])
+    folio.library.ingest([write_pdf(tmp_path / "owls.pdf", [["Owls hunt at night in the forest."]])])
     folio.close()
     (library / INDEX_FILE).write_bytes(b"garbage" * 100)
     window = _window(qtbot, tmp_path, real_factory)
     window.app.start()
     box = _box(qtbot, window, "index")
     assert "rebuilt" in box.text()
-    assert window.app.folio is not None and window.app.folio.search("owls").hits
+    assert window.app.folio is not None and window.app.folio.library.search("owls").hits
     window.close()
 
 

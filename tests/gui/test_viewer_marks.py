@@ -73,10 +73,10 @@ def test_a_cited_docx_section_is_shown_with_the_passage_marked(
             ("p", "The status light turns green within a minute."),
         ],
     )
-    folio.ingest([guide])
-    hit = folio.search("When does the status light turn green?", 1).hits[0]
+    folio.library.ingest([guide])
+    hit = folio.library.search("When does the status light turn green?", 1).hits[0]
     assert hit.section.startswith("Setup › Network")
-    viewer = PdfViewer(layers=folio.store.page_layer)
+    viewer = PdfViewer(layers=folio.library.store.page_layer)
     qtbot.addWidget(viewer)
     viewer.show()
     viewer.show_citation(Citation.from_hit(1, hit))

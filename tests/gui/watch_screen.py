@@ -15,7 +15,7 @@ from PySide6.QtWidgets import QApplication
 
 from app.core import paths
 from app.core.config import Settings
-from app.core.qa import build_services
+from app.core.services import build_services
 from app.gui.app import create_window, load_stylesheet
 from tests.gui.conftest import SOLAR_PAGES, make_pdf
 from tests.gui.screenshots import save, wait_for
@@ -36,11 +36,11 @@ def main(out: Path) -> int:
     (reports / "quarterly-report.txt").write_text("Sales rose in the third quarter.\n", "utf-8")
     (reports / "minutes.txt").write_text("The board met on Tuesday.\n", "utf-8")
     settings = Settings(model_path=str(paths.fast_chat_model()))
-    library = build_services(settings, work / "library")
+    folio = build_services(settings, work / "library")
     for folder in (papers, reports):
-        library.watch_folder(folder)
-        library.ingest(library.scan_folder(str(folder.resolve())).to_ingest)
-    library.close()
+        folio.library.watch_folder(folder)
+        folio.library.ingest(folio.library.scan_folder(str(folder.resolve())).to_ingest)
+    folio.close()
     (papers / "garden-notes.md").unlink()  # deleted while Folio was closed: asked at start-up
     shutil.move(work / "usb-drive", work / "unplugged")  # the drive is removed
     window = create_window(settings, work / "library", settings_path=work / "settings.json")

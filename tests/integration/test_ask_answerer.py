@@ -8,7 +8,6 @@ from pathlib import Path
 
 import pytest
 from sqlalchemy import select
-from sqlalchemy.orm import Session, sessionmaker
 
 from app.core.answering.pipeline.pipeline import Answerer
 from app.core.answering.presentation.verdict_text import UNVERIFIED_NOTICE_EN
@@ -55,10 +54,8 @@ METRIC_KEYS = {
 
 
 @pytest.fixture
-def answerer(
-    test_settings: Settings, sessions: sessionmaker[Session], chat_engine: Engine
-) -> Iterator[Answerer]:
-    answerer = make_answerer(test_settings, sessions, fixed_search(HITS), engine=chat_engine)
+def answerer(test_settings: Settings, tmp_path: Path, chat_engine: Engine) -> Iterator[Answerer]:
+    answerer = make_answerer(test_settings, tmp_path / "library", fixed_search(HITS), engine=chat_engine)
     yield answerer
     answerer.close()
 
@@ -212,12 +209,10 @@ def test_cancel_before_the_model_runs_still_finishes_cleanly(answerer: Answerer)
     assert events[-1].answer.finish_reason == "cancelled"
 
 
-def test_unanswerable_question_is_gated_without_calling_the_model(
-    sessions: sessionmaker[Session], tmp_path: Path
-) -> None:
+def test_unanswerable_question_is_gated_without_calling_the_model(tmp_path: Path) -> None:
     settings = Settings(model_path=str(tmp_path / "absent.gguf"))  # loading it would fail
     weak = [make_hit(1, "Unrelated text about gardening.", similarity=0.05)]
-    answerer = make_answerer(settings, sessions, fixed_search(weak))
+    answerer = make_answerer(settings, tmp_path / "library", fixed_search(weak))
     answer = ask(answerer, "What is the boiling point of mercury?")
     assert answer.finish_reason == "stop" and answer.complete
     assert answer.grounded is False and answer.to_json()["grounded"] is False
@@ -231,17 +226,15 @@ def test_unanswerable_question_is_gated_without_calling_the_model(
 
 
 def test_no_hits_at_all_is_gated_in_the_question_language(
-    answerer: Answerer, test_settings: Settings
+    answerer: Answerer, test_settings: Settings, tmp_path: Path
 ) -> None:
-    empty = make_answerer(
-        test_settings, answerer.conversations.sessions, fixed_search([]), engine=answerer.slot.engine
-    )
+    empty = make_answerer(test_settings, tmp_path / "library", fixed_search([]), engine=answerer.slot.engine)
     answer = ask(empty, "缓存是什么？")
     assert answer.grounded is False and answer.answer == "文档中没有涉及这个问题的内容。"
 
 
 def test_a_follow_up_that_names_little_is_searched_with_the_previous_question(
-    answerer: Answerer, test_settings: Settings
+    answerer: Answerer, test_settings: Settings, tmp_path: Path
 ) -> None:
     volcano = [make_hit(1, "The volcano readings rose in spring because magma fed the vents.", page=3)]
     garden = [make_hit(1, "Unrelated text about gardening.", similarity=0.05)]
@@ -251,9 +244,7 @@ def test_a_follow_up_that_names_little_is_searched_with_the_previous_question(
         queries.append(query)
         return SearchResult(query, (volcano if "volcano" in query else garden)[:k], 1.0)
 
-    chatty = make_answerer(
-        test_settings, answerer.conversations.sessions, search, engine=answerer.slot.engine
-    )
+    chatty = make_answerer(test_settings, tmp_path / "library", search, engine=answerer.slot.engine)
     chat_id = chatty.conversations.create()
     chatty.conversations.save(
         AnswerRecord("What did the volcano readings show?", "They rose in spring [1].", "", "stop", []),
@@ -272,7 +263,7 @@ def test_a_follow_up_that_names_little_is_searched_with_the_previous_question(
 
 
 def test_history_enters_the_prompt_only_for_a_follow_up_and_never_an_unsupported_answer(
-    answerer: Answerer, test_settings: Settings
+    answerer: Answerer, test_settings: Settings, tmp_path: Path
 ) -> None:
     volcano = [make_hit(1, "The volcano readings rose in spring because magma fed the vents.", page=3)]
     garden = [make_hit(1, "Unrelated text about gardening.", similarity=0.05)]
@@ -280,7 +271,7 @@ def test_history_enters_the_prompt_only_for_a_follow_up_and_never_an_unsupported
     def search(query: str, k: int) -> SearchResult:
         return SearchResult(query, (volcano if "volcano" in query else garden)[:k], 1.0)
 
-    chat = make_answerer(test_settings, answerer.conversations.sessions, search, engine=answerer.slot.engine)
+    chat = make_answerer(test_settings, tmp_path / "library", search, engine=answerer.slot.engine)
     chat_id = chat.conversations.create()
     good = {"verdict": "answered"}
     chat.conversations.save(
@@ -311,9 +302,11 @@ def test_history_enters_the_prompt_only_for_a_follow_up_and_never_an_unsupported
 
 
 def test_missing_model_gives_an_error_answer_naming_the_file(
-    sessions: sessionmaker[Session], tmp_path: Path
+    tmp_path: Path,
 ) -> None:
-    answerer = make_answerer(Settings(model_path=str(tmp_path / "gone.gguf")), sessions, fixed_search(HITS))
+    answerer = make_answerer(
+        Settings(model_path=str(tmp_path / "gone.gguf")), tmp_path / "library", fixed_search(HITS)
+    )
     answer = ask(answerer, "What decides the time to first token?")
     assert answer.finish_reason == "error" and not answer.complete
     assert answer.error is not None and "gone.gguf" in answer.error
@@ -333,10 +326,12 @@ def test_follow_up_reuses_the_prefix_and_carries_complete_history(answerer: Answ
     assert [m.role for m in answerer.conversations.messages(first.chat_id or 0)] == ["user", "assistant"] * 2
 
 
-def test_chinese_question_streams_intact_chinese(answerer: Answerer, test_settings: Settings) -> None:
+def test_chinese_question_streams_intact_chinese(
+    answerer: Answerer, test_settings: Settings, tmp_path: Path
+) -> None:
     hits = [make_hit(1, "北京是中国的首都，有三千多年的历史。", document="城市.md")]
     chinese = make_answerer(
-        test_settings, answerer.conversations.sessions, fixed_search(hits), engine=answerer.slot.engine
+        test_settings, tmp_path / "library", fixed_search(hits), engine=answerer.slot.engine
     )
     deltas: list[Delta] = []
     answer = ask(
@@ -349,14 +344,12 @@ def test_chinese_question_streams_intact_chinese(answerer: Answerer, test_settin
 
 
 def test_long_passages_never_push_the_prompt_past_the_context(
-    answerer: Answerer, test_settings: Settings
+    answerer: Answerer, test_settings: Settings, tmp_path: Path
 ) -> None:
     long_hits = [make_hit(i, "Prefill is slow on long prompts. " * 80, page=i) for i in range(1, 11)]
     # whole passages: evidence selection would cut these to a few sentences each
     settings = test_settings.replace(ttft_target_s=0.0, evidence_selection=False)
-    wide = make_answerer(
-        settings, answerer.conversations.sessions, fixed_search(long_hits), engine=answerer.slot.engine
-    )
+    wide = make_answerer(settings, tmp_path / "library", fixed_search(long_hits), engine=answerer.slot.engine)
     cancel = CancelToken()  # a large answer reserve leaves room for one passage; stop after a token
     answer = None
     for event in wide.ask_stream(
@@ -373,7 +366,7 @@ def test_long_passages_never_push_the_prompt_past_the_context(
 
 
 def test_evidence_selection_shortens_the_prompt_but_citations_quote_the_whole_passage(
-    answerer: Answerer, test_settings: Settings
+    answerer: Answerer, test_settings: Settings, tmp_path: Path
 ) -> None:
     filler = " ".join(f"Room {n} of the museum shows tools of the {n}th century." for n in range(10, 19))
     text = f"{filler} The Skerry Point lighthouse tower is 31 metres tall. {filler}"
@@ -382,7 +375,7 @@ def test_evidence_selection_shortens_the_prompt_but_citations_quote_the_whole_pa
     for on in (False, True):
         settings = test_settings.replace(evidence_selection=on)
         selecting = make_answerer(
-            settings, answerer.conversations.sessions, fixed_search(hits), engine=answerer.slot.engine
+            settings, tmp_path / "library", fixed_search(hits), engine=answerer.slot.engine
         )
         question = "How tall is the Skerry Point lighthouse tower?"
         answers[on] = ask(selecting, question, AskOptions(max_tokens=40))
@@ -398,7 +391,7 @@ def test_evidence_selection_shortens_the_prompt_but_citations_quote_the_whole_pa
 
 
 def test_a_follow_up_shows_the_same_excerpts_and_reuses_the_whole_previous_prompt(
-    answerer: Answerer, test_settings: Settings
+    answerer: Answerer, test_settings: Settings, tmp_path: Path
 ) -> None:
     rooms = " ".join(f"Room {n} of the museum shows tools of the {n}th century." for n in range(10, 16))
     hits = [
@@ -412,7 +405,7 @@ def test_a_follow_up_shows_the_same_excerpts_and_reuses_the_whole_previous_promp
         return next(searches)(query, k)
 
     settings = test_settings.replace(evidence_selection=True)
-    chat = make_answerer(settings, answerer.conversations.sessions, search, engine=answerer.slot.engine)
+    chat = make_answerer(settings, tmp_path / "library", search, engine=answerer.slot.engine)
     first = ask(chat, "How tall is the lighthouse tower?", AskOptions(max_tokens=40))
     follow = ask(chat, "When was the lighthouse first lit?", AskOptions(max_tokens=20), chat_id=first.chat_id)
     assert first.budget is not None and follow.budget is not None and first.complete
@@ -451,10 +444,10 @@ def test_changed_context_reloads_lazily(answerer: Answerer) -> None:
 
 
 def test_a_gated_answer_reports_the_context_of_the_model_it_would_use(
-    test_settings: Settings, sessions: sessionmaker[Session], chat_engine: Engine
+    test_settings: Settings, tmp_path: Path, chat_engine: Engine
 ) -> None:
     weak = [make_hit(1, "Unrelated text about gardening.", similarity=0.05)]
-    answerer = make_answerer(test_settings, sessions, fixed_search(weak), engine=chat_engine)
+    answerer = make_answerer(test_settings, tmp_path / "library", fixed_search(weak), engine=chat_engine)
     assert test_settings.n_ctx != 1024
     assert answerer.slot.apply(answerer.settings.replace(n_ctx=1024))  # loads at its next use
     answer = ask(answerer, "What is the boiling point of mercury?")
@@ -508,12 +501,10 @@ def test_a_new_model_that_fails_to_load_keeps_the_previous_one(
 
 
 def test_an_answer_folio_cannot_verify_says_so_and_never_that_the_documents_do_not_answer(
-    answerer: Answerer, test_settings: Settings
+    answerer: Answerer, test_settings: Settings, tmp_path: Path
 ) -> None:
     tea = [make_hit(1, "Green tea is steeped at 80 degrees Celsius for two minutes.", similarity=0.5)]
-    off = make_answerer(
-        test_settings, answerer.conversations.sessions, fixed_search(tea), engine=answerer.slot.engine
-    )
+    off = make_answerer(test_settings, tmp_path / "library", fixed_search(tea), engine=answerer.slot.engine)
     answer = ask(off, "What is the capital city of France?", AskOptions(max_tokens=40, temperature=0.0))
     if answer.complete and answer.verdict == "not_answered":
         assert answer.citations == [] and not any(s.supported for s in answer.sentences)

@@ -20,7 +20,8 @@ from app.core import paths
 from app.core.config import Settings
 from app.core.embed.embedder import Embedder
 from app.core.generate.engine import Engine
-from app.core.qa import Folio, build_services
+from app.core.qa import Folio
+from app.core.services import build_services
 
 TEA = (
     "# Tea\n\nGreen tea is steeped at 80 degrees Celsius for two minutes.\n\n"
@@ -50,7 +51,7 @@ def ask_folio(
     root = tmp_path_factory.mktemp("ask-cli")
     settings = Settings(n_ctx=chat_engine.n_ctx, n_threads=chat_engine.n_threads, temperature=0.0)
     folio = build_services(settings, root / "library", embedder=embedder, engine=chat_engine)
-    report = folio.ingest([write_docs(root / "docs")])
+    report = folio.library.ingest([write_docs(root / "docs")])
     assert not report.failed
     yield folio
     folio.close()
@@ -68,7 +69,9 @@ def test_json_answer_has_valid_citations_and_full_metrics(ask_folio: Folio) -> N
     data = json.loads(stdout)
     assert code == (0 if data["finish_reason"] == "stop" else 1)
     assert data["grounded"] is True and data["error"] is None
-    hits = {hit.chunk_id: hit for hit in ask_folio.search(QUESTION, ask_folio.settings.passages_k).hits}
+    hits = {
+        hit.chunk_id: hit for hit in ask_folio.library.search(QUESTION, ask_folio.settings.passages_k).hits
+    }
     assert data["citations"], data["sentences"]
     assert "95" in data["answer"]
     for citation in data["citations"]:
@@ -114,7 +117,7 @@ def test_missing_model_names_the_file_and_exits_1(
     code, _ = ask(ask_folio, QUESTION, "--model", str(tmp_path / "nowhere.gguf"))
     assert code == 1
     assert "nowhere.gguf" in capsys.readouterr().err
-    assert ask_folio.load_model().name == "SmolLM2-135M-Instruct.Q4_1.gguf"
+    assert ask_folio.answering.load_model().name == "SmolLM2-135M-Instruct.Q4_1.gguf"
 
 
 def test_missing_model_in_json_mode_still_prints_one_json_document(ask_folio: Folio, tmp_path: Path) -> None:

@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-from sqlalchemy.orm import Session, sessionmaker
+from pathlib import Path
 
 from app.core.answering.types import Answer, AskOptions
 from app.core.config import Settings
@@ -21,9 +21,9 @@ HITS = [make_hit(1, MANUAL, page=2), make_hit(2, "The warranty lasts two years f
 QUESTION = "How much water does the water tank hold?"
 
 
-def _answer(settings: Settings, sessions: sessionmaker[Session], engine: Engine, mode: str) -> Answer:
+def _answer(settings: Settings, library_dir: Path, engine: Engine, mode: str) -> Answer:
     answerer = make_answerer(
-        settings.replace(answer_from=mode, ttft_target_s=0.0), sessions, fixed_search(HITS), engine=engine
+        settings.replace(answer_from=mode, ttft_target_s=0.0), library_dir, fixed_search(HITS), engine=engine
     )
     return ask(answerer, QUESTION, AskOptions(max_tokens=24, temperature=0.0))
 
@@ -34,11 +34,11 @@ def _budget(answer: Answer) -> Budget:
 
 
 def test_each_mode_shows_the_model_what_it_says(
-    test_settings: Settings, sessions: sessionmaker[Session], chat_engine: Engine
+    test_settings: Settings, tmp_path: Path, chat_engine: Engine
 ) -> None:
-    passages = _answer(test_settings, sessions, chat_engine, "passages")
-    found = _answer(test_settings, sessions, chat_engine, "found")
-    hinted = _answer(test_settings, sessions, chat_engine, "hinted")
+    passages = _answer(test_settings, tmp_path / "library", chat_engine, "passages")
+    found = _answer(test_settings, tmp_path / "library", chat_engine, "found")
+    hinted = _answer(test_settings, tmp_path / "library", chat_engine, "hinted")
     for answer in (passages, found, hinted):
         assert answer.finish_reason in ("stop", "length") and answer.located
         assert answer.located[0].sentence.startswith("Water tank: 1.8 litres")

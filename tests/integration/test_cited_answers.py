@@ -12,7 +12,8 @@ from app.core import paths
 from app.core.answering.types import AskOptions
 from app.core.config import Settings
 from app.core.embed.embedder import Embedder
-from app.core.qa import Folio, build_services
+from app.core.qa import Folio
+from app.core.services import build_services
 
 pytestmark = pytest.mark.slow
 
@@ -37,7 +38,7 @@ def cited_folio(tmp_path_factory: pytest.TempPathFactory, embedder: Embedder) ->
     settings = Settings(temperature=0.0, ttft_target_s=0.0, max_tokens=96)  # the default chat model
     assert settings.chat_model_path().name == paths.DEFAULT_CHAT_MODEL_FILE
     folio = build_services(settings, root / "library", embedder=embedder)
-    report = folio.ingest([SAMPLE, chinese])
+    report = folio.library.ingest([SAMPLE, chinese])
     assert not report.failed
     yield folio
     folio.close()
@@ -47,7 +48,7 @@ def cited_folio(tmp_path_factory: pytest.TempPathFactory, embedder: Embedder) ->
 def test_the_default_model_answers_with_a_citation_of_the_right_page(
     cited_folio: Folio, question: str, document: str, page: int, pattern: str
 ) -> None:
-    answer = cited_folio.ask(question, AskOptions(temperature=0.0, max_tokens=96))
+    answer = cited_folio.answering.ask(question, AskOptions(temperature=0.0, max_tokens=96))
     assert answer.complete and answer.grounded, answer.to_json()
     assert re.search(pattern, answer.answer), answer.answer
     assert answer.citations, f"no citation for {answer.answer!r}"

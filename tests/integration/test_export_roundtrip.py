@@ -18,7 +18,8 @@ from app.core.config import Settings
 from app.core.embed.embedder import Embedder
 from app.core.generate.engine import Engine
 from app.core.passage import Citation
-from app.core.qa import Folio, build_services
+from app.core.qa import Folio
+from app.core.services import build_services
 from tests.pdfgen import write_pdf
 
 PAGES = [  # each page longer than a chunk, so the answer's chunk starts on its own page
@@ -43,7 +44,7 @@ def solar_folio(
         n_ctx=chat_engine.n_ctx, n_threads=chat_engine.n_threads, temperature=0.0, max_tokens=64
     )
     folio = build_services(settings, root / "library", embedder=embedder, engine=chat_engine)
-    assert not folio.ingest([write_pdf(root / "solar-guide.pdf", PAGES)]).failed
+    assert not folio.library.ingest([write_pdf(root / "solar-guide.pdf", PAGES)]).failed
     yield folio
     folio.close()
 
@@ -63,13 +64,15 @@ def _export(folio: Folio, *argv: str) -> tuple[int, str]:
 def test_the_exported_chat_cites_the_pages_the_stored_answers_cite(
     solar_folio: Folio, tmp_path: Path
 ) -> None:
-    first = solar_folio.ask("When should I restart the inverter?", AskOptions(temperature=0.0, max_tokens=64))
+    first = solar_folio.answering.ask(
+        "When should I restart the inverter?", AskOptions(temperature=0.0, max_tokens=64)
+    )
     assert first.chat_id is not None
-    cut = solar_folio.ask(
+    cut = solar_folio.answering.ask(
         "How much energy does a battery module hold?", AskOptions(max_tokens=4), first.chat_id
     )
     assert cut.finish_reason == "length"
-    stored = solar_folio.chat(first.chat_id)
+    stored = solar_folio.chats.answers(first.chat_id)
     assert len(stored) == 2 and stored[0].citations, first.to_json()
     expected = [
         (str(c.n), c.document, _place(c)) for a in stored for c in sorted(a.citations, key=lambda c: c.n)
@@ -99,6 +102,6 @@ def test_exporting_a_missing_chat_is_a_usage_error(solar_folio: Folio, tmp_path:
     library = str(solar_folio.library_dir)
     assert run_in_process(["export-chat", "4040", "--library", library, "--no-server"], solar_folio) == 2
     target = tmp_path / "missing-folder" / "chat.md"
-    chat = str(solar_folio.new_chat("empty"))
+    chat = str(solar_folio.chats.new("empty"))
     code = run_in_process(["export-chat", chat, "--out", str(target), "--library", library], solar_folio)
     assert code == 1 and not target.exists()

@@ -13,7 +13,8 @@ from app.core.answering.types import Answer, AskOptions
 from app.core.config import Settings
 from app.core.embed.embedder import Embedder
 from app.core.generate.engine import Engine
-from app.core.qa import Folio, build_services
+from app.core.qa import Folio
+from app.core.services import build_services
 from app.core.store.conversations import Turn
 
 DOCS = {
@@ -48,7 +49,7 @@ def chat_folio(
         n_ctx=chat_engine.n_ctx, n_threads=chat_engine.n_threads, temperature=0.0, passages_k=2
     )
     folio = build_services(settings, root / "library", embedder=embedder, engine=chat_engine)
-    assert not folio.ingest([docs]).failed
+    assert not folio.library.ingest([docs]).failed
     yield folio
     folio.close()
 
@@ -56,7 +57,7 @@ def chat_folio(
 @pytest.fixture(scope="module")
 def first(chat_folio: Folio) -> Answer:
     """The chat's first question, answered completely (so that it is a turn of the chat)."""
-    answer = chat_folio.ask(FIRST, COMPLETE)
+    answer = chat_folio.answering.ask(FIRST, COMPLETE)
     assert answer.finish_reason == "stop" and answer.budget is not None and answer.chat_id is not None
     return answer
 
@@ -65,10 +66,10 @@ def test_a_question_whose_best_passage_was_shown_keeps_the_passages_and_reuses_t
     chat_folio: Folio, first: Answer
 ) -> None:
     assert first.passages[0].document == "kettle.md"
-    fresh = chat_folio.search(NEXT).hits  # on its own, the next question finds another second passage
+    fresh = chat_folio.library.search(NEXT).hits  # on its own, the next question finds another second passage
     assert fresh[0].chunk_id == first.passages[0].chunk_id
     assert [h.chunk_id for h in fresh] != [h.chunk_id for h in first.passages]
-    follow = chat_folio.ask(NEXT, SHORT, first.chat_id)
+    follow = chat_folio.answering.ask(NEXT, SHORT, first.chat_id)
     assert follow.budget is not None
     assert [h.chunk_id for h in follow.passages] == [h.chunk_id for h in first.passages]
     # the instructions and both passages come from the KV cache: only the question is evaluated
@@ -79,20 +80,22 @@ def test_a_question_whose_best_passage_was_shown_keeps_the_passages_and_reuses_t
 
 def test_a_question_that_moves_on_is_searched_afresh(chat_folio: Folio, first: Answer) -> None:
     assert "bread.md" not in {h.document for h in first.passages}
-    moved = chat_folio.ask("At what temperature is a sourdough loaf baked?", SHORT, first.chat_id)
+    moved = chat_folio.answering.ask("At what temperature is a sourdough loaf baked?", SHORT, first.chat_id)
     # its own best passage is in the prompt (after the one it shares with the previous prompt)
     assert "bread.md" in {h.document for h in moved.passages}
 
 
 def test_a_passage_gone_from_the_library_ends_the_carrying(chat_folio: Folio, first: Answer) -> None:
     assert first.chat_id is not None and first.budget is not None
-    turns = chat_folio.conversations.turns(first.chat_id)
-    hits = chat_folio.search(NEXT).hits
-    kept = carried_hits(NEXT, hits, turns, chat_folio.passages)
+    turns = chat_folio.chats.conversations.turns(first.chat_id)
+    hits = chat_folio.library.search(NEXT).hits
+    kept = carried_hits(NEXT, hits, turns, chat_folio.library.reader.passages)
     assert kept is not None and [h.chunk_id for h in kept] == first.budget.passages_used
     gone = max(first.budget.passages_used) + 1000  # an id the library never had
     budget = dict(turns[-1].trace["budget"])
     budget["passages_used"] = [*first.budget.passages_used, gone]
     changed = [Turn(t.question, t.answer, {**t.trace, "budget": budget}) for t in turns]
-    assert carried_hits(NEXT, hits, changed, chat_folio.passages) is None
-    assert carried_hits("anything", hits, [], chat_folio.passages) is None  # no chat: nothing to carry
+    assert carried_hits(NEXT, hits, changed, chat_folio.library.reader.passages) is None
+    assert (
+        carried_hits("anything", hits, [], chat_folio.library.reader.passages) is None
+    )  # no chat: nothing to carry

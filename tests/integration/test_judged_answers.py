@@ -12,7 +12,8 @@ from app.core.answering.presentation.verdict_text import FOUND_INSTEAD_EN, UNVER
 from app.core.answering.types import Answer, AskOptions
 from app.core.config import Settings
 from app.core.embed.embedder import Embedder
-from app.core.qa import Folio, build_services
+from app.core.qa import Folio
+from app.core.services import build_services
 
 pytestmark = pytest.mark.slow
 
@@ -43,7 +44,7 @@ def judged_folio(
     assert settings.chat_model_path().name == paths.DEFAULT_CHAT_MODEL_FILE
     assert settings.embed_model_path().name == multilingual_embedder.name
     folio = build_services(settings, root / "library", embedder=multilingual_embedder)
-    report = folio.ingest([chinese, english])
+    report = folio.library.ingest([chinese, english])
     assert not report.failed
     yield folio
     folio.close()
@@ -54,7 +55,9 @@ def _meaning_sentences(answer: Answer) -> list[str]:
 
 
 def test_an_english_question_over_a_chinese_page_is_judged_by_meaning(judged_folio: Folio) -> None:
-    answer = judged_folio.ask("Why should a RAG model not summarise its documents before answering?", OPTIONS)
+    answer = judged_folio.answering.ask(
+        "Why should a RAG model not summarise its documents before answering?", OPTIONS
+    )
     located = [f.citation.document for f in answer.located]
     assert located and located[0] == "rag-notes-zh.md", answer.to_json()["located"]
     assert answer.complete and answer.grounded
@@ -69,7 +72,7 @@ def test_an_english_question_over_a_chinese_page_is_judged_by_meaning(judged_fol
 
 
 def test_a_right_english_figure_is_never_denied_and_cites_its_page(judged_folio: Folio) -> None:
-    answer = judged_folio.ask("How many hours does the purifier's composite filter last?", OPTIONS)
+    answer = judged_folio.answering.ask("How many hours does the purifier's composite filter last?", OPTIONS)
     assert "3000" in answer.answer, answer.answer
     assert answer.verdict != "not_in_documents", answer.to_json()["sentences"]
     assert any(c.document == "purifier.md" for c in answer.citations)

@@ -25,16 +25,16 @@ def test_chinese_scanned_page_is_found_by_a_chinese_question(folio: Folio, tmp_p
         writer.write(handle)
     scanned = scan_pages(extract, [2], tmp_path / "扫描件.pdf")
 
-    report = folio.ingest([scanned])
+    report = folio.library.ingest([scanned])
     result = report.files[0]
     assert (result.status, result.pages, result.ocr_pages) == ("added", 2, 1)
 
-    hits = folio.search("如何制作磁盘映像文件？", 3).hits
+    hits = folio.library.search("如何制作磁盘映像文件？", 3).hits
     best = next(h for h in hits if h.page <= 2 <= h.page_end)
     assert "磁盘映像" in best.text
     citations, _ = parse_citations("可以用 dd 制作 [1]。", [best])
     assert citations[0].document == "扫描件.pdf" and citations[0].page <= 2 <= citations[0].page_end
-    layer = folio.store.page_layer(best.path, 2)
+    layer = folio.library.store.page_layer(best.path, 2)
     assert layer is not None and layer.ocr and "制作磁盘映像文件" in layer.text
     start = best.char_start if best.page == 2 else 0
     end = best.char_end if best.page_end == 2 else len(layer.text)

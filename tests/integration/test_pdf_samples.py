@@ -41,7 +41,7 @@ def test_every_sample_ingests_or_fails_alone(samples_library: tuple[Folio, Inges
     assert len(added) >= 20
     book = results[str(CJK_BOOK.resolve())]
     assert book.pages == 251 and book.ocr_pages == 1  # the cover is a picture: OCR reads "debian"
-    verify = folio.verify()
+    verify = folio.library.verify()
     assert verify.ok, verify.problems
     assert verify.documents == len(added)
 
@@ -55,7 +55,7 @@ def test_image_only_samples_are_read_by_ocr(samples_library: tuple[Folio, Ingest
     pictures.append("imagemagick-CCITTFaxDecode.pdf")
     for name in pictures:
         assert by_name[name].error == NO_TEXT_EVEN_BY_OCR, name
-    cover = folio.store.page_layer(str(CJK_BOOK.resolve()), 1)
+    cover = folio.library.store.page_layer(str(CJK_BOOK.resolve()), 1)
     assert cover is not None and cover.ocr and "debian" in cover.text.lower()
 
 
@@ -71,14 +71,14 @@ def test_chinese_questions_find_the_right_page(
     samples_library: tuple[Folio, IngestReport], question: str, page: int
 ) -> None:
     folio, _ = samples_library
-    hits = [h for h in folio.search(question, 3).hits if h.document == CJK_BOOK.name]
+    hits = [h for h in folio.library.search(question, 3).hits if h.document == CJK_BOOK.name]
     assert any(h.page <= page <= h.page_end for h in hits), [(h.page, h.text[:40]) for h in hits]
 
 
 def test_chinese_hits_really_are_on_their_pages(samples_library: tuple[Folio, IngestReport]) -> None:
     folio, _ = samples_library
     reader = pypdf.PdfReader(CJK_BOOK)
-    for hit in folio.search("磁盘映像", 5).hits:
+    for hit in folio.library.search("磁盘映像", 5).hits:
         page_text = normalize_text(reader.pages[hit.page - 1].extract_text())
         assert page_text[hit.char_start : hit.char_start + 15] == hit.text[:15]
 
@@ -86,8 +86,8 @@ def test_chinese_hits_really_are_on_their_pages(samples_library: tuple[Folio, In
 def test_two_character_chinese_terms_match(samples_library: tuple[Folio, IngestReport]) -> None:
     folio, _ = samples_library
     for word in ("磁盘", "缓存", "内核"):
-        ids = folio.store.keyword_search("chunks_terms", terms_phrases(word), 20)
+        ids = folio.library.store.keyword_search("chunks_terms", terms_phrases(word), 20)
         assert ids, word
-        texts = folio.store.chunks(ids)
+        texts = folio.library.store.chunks(ids)
         # the keyword tables index a chunk's heading path with its text (passage.with_heading)
         assert all(word in with_heading(row.heading, row.text) for row in texts.values()), word

@@ -22,8 +22,9 @@ from app.core.errors import ServerError
 from app.core.generate.model import ChatRequest, Sampling
 from app.core.generate.remote import RemoteEngine
 from app.core.generate.steps import GenerationEnd
-from app.core.qa import Folio, build_services
+from app.core.qa import Folio
 from app.core.server_key import KEY_ENV
+from app.core.services import build_services
 from tests.integration.llama_server import MODEL_NAME, LlamaServer, free_port
 from tests.pdfgen import write_pdf
 
@@ -70,7 +71,7 @@ def server_folio(library: Path, embedder: Embedder, docs: Path, url: str, **chan
         server_url=url, server_model=MODEL_NAME, n_ctx=SERVER_CTX, temperature=0.0, max_tokens=160
     ).replace(**changes)
     folio = build_services(settings, library, embedder=embedder)
-    report = folio.ingest([docs])
+    report = folio.library.ingest([docs])
     assert not report.failed
     return folio
 
@@ -152,7 +153,7 @@ def test_stop_mid_answer_keeps_the_partial_text_marked_incomplete(folio: Folio) 
     cancel = CancelToken()
     streamed: list[str] = []
     answer = None
-    for event in folio.ask_stream(QUESTION, None, None, cancel):
+    for event in folio.answering.ask_stream(QUESTION, None, None, cancel):
         if isinstance(event, Delta) and event.channel == "answer" and event.text:
             streamed.append(event.text)
             cancel.cancel()
@@ -170,7 +171,7 @@ def test_a_server_killed_mid_answer_ends_as_an_error_with_the_text_kept(
         folio = server_folio(tmp_path / "library", embedder, docs, doomed.url, max_tokens=400)
         streamed: list[str] = []
         answer = None
-        for event in folio.ask_stream("Explain everything the documents say about tea, in detail."):
+        for event in folio.answering.ask_stream("Explain everything the documents say about tea, in detail."):
             if isinstance(event, Delta) and event.channel == "answer" and event.text:
                 streamed.append(event.text)
                 if len(streamed) == 2:

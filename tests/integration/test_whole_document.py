@@ -18,7 +18,8 @@ from app.core.config import Settings
 from app.core.embed.embedder import Embedder
 from app.core.errors import UsageError
 from app.core.generate.engine import Engine
-from app.core.qa import Folio, build_services
+from app.core.qa import Folio
+from app.core.services import build_services
 from tests.core.conftest_answer import TEST_CTX, TEST_THREADS
 from tests.pdfgen import write_pdf
 
@@ -75,14 +76,14 @@ def whole_folio(
     write_pdf(
         files / "ferries.pdf", [["The ferry company runs six ships.", "Its ferry to Ushant takes an hour."]]
     )
-    report = folio.ingest([files])
+    report = folio.library.ingest([files])
     assert not report.failed
     yield folio
     folio.close()
 
 
 def events_of(folio: Folio, question: str, options: AskOptions | None = None) -> list[AnswerEvent]:
-    return list(folio.ask_stream(question, options))
+    return list(folio.answering.ask_stream(question, options))
 
 
 def finished(events: list[AnswerEvent]) -> Answer:
@@ -113,7 +114,7 @@ def test_a_summary_maps_the_pages_in_steps_and_cites_real_pages(
         assert citation.document == "brest.pdf"
         assert citation.page in pages_in(citation.text) <= set(range(citation.page, citation.page_end + 1))
     assert answer.sentences and answer.verdict is not None  # checked against the passages used
-    saved = whole_folio.chat(answer.chat_id or 0)[-1]
+    saved = whole_folio.chats.answers(answer.chat_id or 0)[-1]
     assert saved.answer == answer.answer and [c.page for c in saved.citations] == [
         c.page for c in answer.citations
     ]
@@ -125,14 +126,14 @@ def test_stop_during_a_step_marks_the_summary_cancelled(
     monkeypatch.setattr(whole_plan, "WINDOW_TOKENS", 330)
     cancel = CancelToken()
     events: list[AnswerEvent] = []
-    for event in whole_folio.ask_stream("Summarise brest.pdf", AskOptions(), None, cancel):
+    for event in whole_folio.answering.ask_stream("Summarise brest.pdf", AskOptions(), None, cancel):
         events.append(event)
         if isinstance(event, Progress) and event.step == 2:
             cancel.cancel()  # the second step's model call starts cancelled: it stops at once
     answer = finished(events)
     assert answer.finish_reason == "cancelled" and not answer.complete
     assert max(e.step for e in events if isinstance(e, Progress)) == 2
-    assert whole_folio.chat(answer.chat_id or 0)[-1].finish_reason == "cancelled"
+    assert whole_folio.chats.answers(answer.chat_id or 0)[-1].finish_reason == "cancelled"
 
 
 def test_each_file_gets_one_point_from_its_best_passage(whole_folio: Folio) -> None:
@@ -158,9 +159,9 @@ def test_the_scope_can_be_chosen_and_bad_choices_say_why(whole_folio: Folio) -> 
     plain = events_of(whole_folio, "Summarise brest.pdf", AskOptions(scope="passages"))
     assert not any(isinstance(e, Progress) for e in plain)  # the usual path, though the words ask for all
     with pytest.raises(UsageError, match=r"no document 'missing\.pdf'"):
-        whole_folio.ask_stream("Summarise it", AskOptions(scope="document:missing.pdf"))
+        whole_folio.answering.ask_stream("Summarise it", AskOptions(scope="document:missing.pdf"))
     with pytest.raises(UsageError, match="unknown scope"):
-        whole_folio.ask_stream("Summarise it", AskOptions(scope="whole"))
+        whole_folio.answering.ask_stream("Summarise it", AskOptions(scope="whole"))
 
 
 def test_the_cli_takes_a_scope_and_prints_the_steps(

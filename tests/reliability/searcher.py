@@ -11,7 +11,7 @@ import traceback
 from pathlib import Path
 
 from app.core.config import Settings
-from app.core.qa import build_services
+from app.core.services import build_services
 
 
 def main(library: Path, stop: Path, result: Path) -> None:
@@ -21,7 +21,7 @@ def main(library: Path, stop: Path, result: Path) -> None:
     try:
         while not stop.exists():
             try:
-                folio.search("volcano measurement", 5)
+                folio.library.search("volcano measurement", 5)
                 searches += 1
             except Exception:
                 failures += 1

@@ -11,7 +11,7 @@ from pathlib import Path
 from app.core.config import Settings
 from app.core.embed.embedder import Embedder
 from app.core.ingest.pipeline import IngestProgress
-from app.core.qa import build_services
+from app.core.services import build_services
 from tests.pdfgen import pdf_file, write_encrypted_pdf, write_pdf
 from tests.reliability.campaign import SCALE, cli_json, record, topic_page
 
@@ -104,13 +104,15 @@ def test_a_file_replaced_while_it_is_read(tmp_path: Path, embedder: Embedder) ->
 
     folio = build_services(Settings(), tmp_path / "lib", embedder=embedder)
     try:
-        result = folio.ingest([target], progress=swap).files[0]
+        result = folio.library.ingest([target], progress=swap).files[0]
         assert replaced and result.status in ("added", "failed"), result
-        report = folio.verify()
+        report = folio.library.verify()
         assert report.ok and report.vectors == report.chunks, report.problems
-        again = folio.ingest([target]).files[0]  # the bytes now on disk are what the library ends with
+        again = folio.library.ingest([target]).files[
+            0
+        ]  # the bytes now on disk are what the library ends with
         assert again.status in ("added", "updated", "unchanged"), again
-        docs = folio.documents()
-        assert len(docs) == 1 and folio.verify().ok
+        docs = folio.library.documents()
+        assert len(docs) == 1 and folio.library.verify().ok
     finally:
         folio.close()

@@ -15,7 +15,7 @@ import pytest
 
 from app.core.config import Settings
 from app.core.embed.embedder import Embedder
-from app.core.qa import build_services
+from app.core.services import build_services
 from tests.pdfgen import write_pdf
 from tests.reliability.campaign import cli, record, topic_page
 
@@ -52,7 +52,7 @@ def test_full_disk_and_read_only_library(small_disk: Path, tmp_path: Path, embed
     first = write_pdf(tmp_path / "volcano.pdf", [topic_page("volcano", 1, p) for p in range(1, 4)])
     second = write_pdf(tmp_path / "glacier.pdf", [topic_page("glacier", 2, p) for p in range(1, 40)])
     folio = build_services(Settings(), library, embedder=embedder)
-    folio.ingest([first])
+    folio.library.ingest([first])
     folio.close()
 
     filler = _fill(small_disk)
@@ -63,9 +63,9 @@ def test_full_disk_and_read_only_library(small_disk: Path, tmp_path: Path, embed
     filler.unlink()
     folio = build_services(Settings(), library, embedder=embedder)
     try:
-        report = folio.verify()
-        assert report.ok and [d.name for d in folio.documents()] == ["volcano.pdf"], report.problems
-        assert folio.ingest([second]).files[0].status == "added"  # space again: it works
+        report = folio.library.verify()
+        assert report.ok and [d.name for d in folio.library.documents()] == ["volcano.pdf"], report.problems
+        assert folio.library.ingest([second]).files[0].status == "added"  # space again: it works
     finally:
         folio.close()
 
@@ -78,8 +78,8 @@ def test_full_disk_and_read_only_library(small_disk: Path, tmp_path: Path, embed
     subprocess.run(["mount", "-o", "remount,rw", str(small_disk)], check=True)
     folio = build_services(Settings(), library, embedder=embedder)
     try:
-        assert folio.verify().ok
-        assert sorted(d.name for d in folio.documents()) == ["glacier.pdf", "volcano.pdf"]
+        assert folio.library.verify().ok
+        assert sorted(d.name for d in folio.library.documents()) == ["glacier.pdf", "volcano.pdf"]
     finally:
         folio.close()
     record("disk_full_error", full.stderr.strip().splitlines()[-1])

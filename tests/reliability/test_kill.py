@@ -13,7 +13,7 @@ from pathlib import Path
 
 from app.core.config import Settings
 from app.core.embed.embedder import Embedder
-from app.core.qa import build_services
+from app.core.services import build_services
 from app.core.store.database import STORE_FILE
 from tests.reliability.campaign import SCALE, TOPICS, cli_json, record, start_cli, write_corpus
 
@@ -55,14 +55,14 @@ def test_kill_during_ingest(tmp_path: Path) -> None:
         _kill_after_lines((library,), ("ingest", str(tmp_path / "corpus")), lines, rng.uniform(0.0, 0.6))
         folio = build_services(Settings(), library)  # the embedder the CLI wrote it with (the default)
         try:
-            folio.warm_up()  # a lagging index file is rebuilt from the store here, with a notice
-            report = folio.verify()
+            folio.library.warm_up()  # a lagging index file is rebuilt from the store here, with a notice
+            report = folio.library.verify()
             assert report.ok, (trial, report.problems)
             assert report.vectors == report.chunks
-            before = {d.name: (d.sha256, d.chunks) for d in folio.documents()}
+            before = {d.name: (d.sha256, d.chunks) for d in folio.library.documents()}
             for name in before:
                 topic = name.removesuffix(".pdf")
-                assert folio.search(f"{topic} measurement", 3).hits[0].document == name, (trial, name)
+                assert folio.library.search(f"{topic} measurement", 3).hits[0].document == name, (trial, name)
         finally:
             folio.close()
         committed_total += len(before)
@@ -87,7 +87,7 @@ def test_kill_during_ask(tmp_path: Path, embedder: Embedder) -> None:
     library = tmp_path / "lib"
     write_corpus(tmp_path / "corpus", TOPICS[:2], pages=3)
     folio = build_services(Settings(), library, embedder=embedder)
-    folio.ingest([tmp_path / "corpus"])
+    folio.library.ingest([tmp_path / "corpus"])
     folio.close()
     rng = random.Random(7)
     for trial in range(SCALE.ask_kills):
@@ -102,8 +102,8 @@ def test_kill_during_ask(tmp_path: Path, embedder: Embedder) -> None:
             conn.close()
         folio = build_services(Settings(), library, embedder=embedder)
         try:
-            for chat in folio.chats():
-                for answer in folio.chat(chat.id):  # every stored chat reads back whole
+            for chat in folio.chats.summaries():
+                for answer in folio.chats.answers(chat.id):  # every stored chat reads back whole
                     assert answer.question
         finally:
             folio.close()

@@ -11,7 +11,7 @@ from pathlib import Path
 
 from app.core.config import Settings
 from app.core.embed.embedder import Embedder
-from app.core.qa import build_services
+from app.core.services import build_services
 from tests.reliability.campaign import REPO, SCALE, TOPICS, record, start_cli, write_corpus
 
 
@@ -28,7 +28,7 @@ def test_two_writers_and_a_searcher(tmp_path: Path, embedder: Embedder) -> None:
     for round_number in range(SCALE.writer_rounds):
         library = tmp_path / f"lib-{round_number}"
         seed = build_services(Settings(), library, embedder=embedder)
-        seed.ingest([corpus / "part" / "volcano.pdf"])  # something to search from the start
+        seed.library.ingest([corpus / "part" / "volcano.pdf"])  # something to search from the start
         seed.close()
         stop, result = tmp_path / f"stop-{round_number}", tmp_path / f"searches-{round_number}.json"
         searcher = subprocess.Popen(
@@ -48,10 +48,10 @@ def test_two_writers_and_a_searcher(tmp_path: Path, embedder: Embedder) -> None:
         searches += figures["searches"]
         folio = build_services(Settings(), library, embedder=embedder)
         try:
-            report = folio.verify()
+            report = folio.library.verify()
             assert report.ok, report.problems
             assert report.vectors == report.chunks
-            names = sorted(d.name for d in folio.documents())
+            names = sorted(d.name for d in folio.library.documents())
             assert names == sorted(f"{t}.pdf" for t in TOPICS), names  # each exactly once
             assert not folio.notices, folio.notices  # the saved index held both writers' vectors
         finally:
