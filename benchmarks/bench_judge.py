@@ -50,7 +50,7 @@ ANSWER_SENTENCES = [
 ]
 
 
-# the app's way (Folio.answerer: one RecentVectors for the check and the judge) and the embedder called
+# the app's way (embedder_checking: one RecentVectors for the check and the judge) and the embedder called
 # by each as before (the answer's sentences embedded by the check, then again by the judge)
 WAYS = ("embedded once", "embedded twice")
 
@@ -85,7 +85,7 @@ def main() -> int:
     verdicts: dict[str, str | None] = {}
     for run in range(args.runs + 1):  # the first is a warm-up
         for way in WAYS:  # side by side, in turn
-            # as Folio.answerer builds them, new for each run so that nothing is remembered across runs
+            # as embedder_checking builds them, new for each run so that nothing is remembered across runs
             embed = RecentVectors(embedder.embed) if way == "embedded once" else embedder.embed
             verifier = embedding_verifier(lambda ids: vectors[[i - 1 for i in ids]], embed, embedder.scales)
             started = time.perf_counter()

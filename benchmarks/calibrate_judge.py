@@ -128,7 +128,7 @@ def cases_of(run: dict[str, Any], by_id: dict[str, Question], cross: CrossLangua
     """The run's answers measured again, without the model and without a library: the word check
     takes the passages' vectors from their recorded texts, as the library stored them for the run."""
     embedder = run_embedder(run)
-    embed = RecentVectors(embedder.embed)  # as Folio.answerer builds it
+    embed = RecentVectors(embedder.embed)  # as the composition root builds it (app/core/services.py)
     for saved in run["answers"]:
         question = by_id.get(saved["id"])
         if question is None:

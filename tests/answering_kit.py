@@ -61,5 +61,5 @@ def ask(
     chat_id: int | None = None,
     on_delta: Callable[[Delta], None] | None = None,
 ) -> Answer:
-    """The finished answer of one question (Folio.ask's collection of the event stream)."""
+    """The finished answer of one question (folio.answering.ask's collection of the event stream)."""
     return answer_of(answerer.ask_stream(question, options, chat_id), on_delta)

@@ -41,7 +41,7 @@ JudgeOf = Callable[[str, str, list[Hit]], Judgement]
 
 @pytest.fixture(scope="module")
 def judged(multilingual_embedder: Embedder, policy: Policy) -> JudgeOf:
-    """judged(question, answer, hits): the answer judged as Folio.answerer does it (the word check with
+    """judged(question, answer, hits): the answer judged as the root's Answerer does it (the word check with
     the embedder, the question's evidence and located sentences, one RecentVectors for them all)."""
     embedder = multilingual_embedder
 

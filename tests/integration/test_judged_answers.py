@@ -1,5 +1,5 @@
 """End to end with the default chat model and the default (multilingual) embedder: what the judge says
-of real answers across languages, through Folio.ask on a real library."""
+of real answers across languages, through folio.answering.ask on a real library."""
 
 from __future__ import annotations
 

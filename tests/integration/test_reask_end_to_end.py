@@ -1,5 +1,5 @@
 """End to end with the default chat model: an answer that only repeats the question is asked again
-(Settings.reask), through Folio.ask_stream on a real library, and the chat keeps both texts."""
+(Settings.reask), through folio.answering.ask_stream on a real library, and the chat keeps both texts."""
 
 from __future__ import annotations
 
@@ -10,7 +10,7 @@ import pytest
 from app.core.answering.types import AskOptions, Delta, Finished, Reasked
 from app.core.config import Settings
 from app.core.embed.embedder import Embedder
-from app.core.qa import build_services
+from app.core.services import build_services
 
 pytestmark = pytest.mark.slow
 
@@ -28,13 +28,13 @@ def test_an_answer_that_states_nothing_is_asked_again_and_replaced(
     settings = Settings(temperature=0.0, ttft_target_s=0.0, max_tokens=96, reask=True)
     folio = build_services(settings, tmp_path / "library", embedder=multilingual_embedder)
     try:
-        assert not folio.ingest([document]).failed
-        events = list(folio.ask_stream(QUESTION, AskOptions(temperature=0.0, max_tokens=96)))
+        assert not folio.library.ingest([document]).failed
+        events = list(folio.answering.ask_stream(QUESTION, AskOptions(temperature=0.0, max_tokens=96)))
         final = events[-1]
         assert isinstance(final, Finished)
         answer = final.answer
         assert answer.chat_id is not None
-        stored = folio.chat(answer.chat_id)[-1]
+        stored = folio.chats.answers(answer.chat_id)[-1]
     finally:
         folio.close()
     reasked = [e for e in events if isinstance(e, Reasked)]

@@ -9,7 +9,7 @@ from app.core.passage import Hit, SearchResult
 from app.core.prompt.budget import Budget
 from app.core.store.conversations import Turn
 
-# The named chunks as hits of a query, in the order given (Folio.passages).
+# The named chunks as hits of a query, in the order given (LibraryReader.passages).
 Lookup = Callable[[str, Sequence[int]], SearchResult]
 
 
