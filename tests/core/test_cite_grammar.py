@@ -19,10 +19,18 @@ def test_the_grammar_names_exactly_the_passages_in_the_prompt() -> None:
 
 
 @pytest.mark.parametrize("passages", [0, 1, 12])
-def test_llama_cpp_compiles_the_grammar(passages: int) -> None:
+@pytest.mark.parametrize("figures", [None, ["1.8", "2025"]])
+def test_llama_cpp_compiles_the_grammar(passages: int, figures: list[str] | None) -> None:
     from llama_cpp.llama_grammar import LlamaGrammar
 
-    assert LlamaGrammar.from_string(citation_grammar(passages), verbose=False) is not None
+    assert LlamaGrammar.from_string(citation_grammar(passages, figures), verbose=False) is not None
+
+
+def test_a_figure_is_never_glued_to_the_next_by_a_point_or_comma() -> None:
+    grammar = citation_grammar(2, ["1.8", "2025"])
+    # after a figure: no digit, and a point or comma only before something else than a digit
+    assert "after ::= [^\\[【［0-9０-９.,] | cite | [.,] ([^\\[【［0-9０-９] | cite)" in grammar
+    assert "root ::= piece* (figure [.,]?)?" in grammar  # "… in 2025." may end the answer
 
 
 def test_limited_figures_are_the_only_digits_the_model_can_write(chat_engine: Engine) -> None:

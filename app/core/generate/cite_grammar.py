@@ -22,10 +22,15 @@ def citation_grammar(passages: int, figures: Sequence[str] | None = None) -> str
     if passages:
         alternatives.append("cite")
     spelled = sorted({f for f in figures or () if f}, key=lambda f: (-len(f), f))
-    if spelled:  # a figure is followed by something other than a digit: no two figures run together
-        alternatives.append("figure (plain" + (" | cite)" if passages else ")"))
-    lines = ["root ::= piece*" + (" figure?" if spelled else ""), "piece ::= " + " | ".join(alternatives)]
+    if spelled:  # a figure is followed by something other than a digit: no two figures run together,
+        # and not by a point or comma and then a digit either ("2025" "." "1.8" reads as 2025.1 and 8)
+        alternatives.append("figure after")
+    tail = " (figure [.,]?)?" if spelled else ""
+    lines = ["root ::= piece*" + tail, "piece ::= " + " | ".join(alternatives)]
     lines.append(f"plain ::= [^{closed}]")
+    if spelled:
+        cite = " | cite" if passages else ""
+        lines.append(f"after ::= [^{closed}.,]{cite} | [.,] ([^{closed}]{cite})")
     if passages:
         numbers = " | ".join(f'"{n}"' for n in range(passages, 0, -1))
         lines += ['cite ::= "[" num (", " num)* "]"', f"num ::= {numbers}"]
