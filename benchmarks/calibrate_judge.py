@@ -112,7 +112,7 @@ def parse_args(argv: Sequence[str] | None) -> argparse.Namespace:
         action="append",
         default=[],
         metavar="FIELD=JSON",
-        help="with --keep: the written policy with this field changed (e.g. restate_adds_nothing=true), "
+        help="with --keep: the written policy with this field changed (e.g. answered_share=0.5), "
         "to try one candidate on the calibration half",
     )
     parser.add_argument(

@@ -42,7 +42,6 @@ def rule(signal: SentenceSignals, policy: Policy) -> SentenceRuling:
         signal.question_cosine >= policy.restate_cosine
         and signal.novelty <= policy.restate_novelty
         and not signal.new_facts
-        and not (policy.restate_adds_nothing and signal.adds_documented)
     )
     meaning_counts = policy.meaning_cjk or not signal.cjk
     by_meaning = (

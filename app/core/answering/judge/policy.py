@@ -32,9 +32,6 @@ class Policy:
     restate_cosine: float = 2.0
     # the share of an answer sentence's terms absent from the question below which it adds nothing
     restate_novelty: float = 0.34
-    # ...and never a restatement when it brings a term of the passages the question lacks (a right
-    # short answer in the question's own words: "… depends on the length of the prompt")
-    restate_adds_nothing: bool = False
     # the cosine of the question with a passage sentence stating a figure the answer gives, below
     # which that figure is bound to something else than what was asked
     fact_about_cosine: float = -1.0

@@ -46,9 +46,6 @@ class SentenceSignals:
     # every number it gives that the question does not is stated by a sentence Folio found for the
     # question before the model ran (True when it gives no new number)
     fact_located: bool = True
-    # it holds a term that the question lacks and the prompt's passages hold: it brings something of
-    # the documents' (a restatement of the question brings nothing)
-    adds_documented: bool = True
 
     @property
     def gain(self) -> float:
@@ -118,7 +115,6 @@ def measure(
     vectors = evidence.vectors()
     answer_vectors = evidence.embed_texts(bodies) if vectors is not None else None
     question_terms = set(content_terms(normalize(question)))
-    passage_terms = set(content_terms(normalize("\n".join(texts.values()))))
     question_facts = facts_of(question)
     chinese = np.array([has_cjk(sentence.body) for sentence in evidence.sentences], dtype=bool)
     asked_chinese = has_cjk(question)
@@ -178,7 +174,6 @@ def measure(
                 missing=missing,
                 novelty=novelty,
                 new_facts=_adds_facts(claimed, question_facts),
-                adds_documented=bool((terms - question_terms) & passage_terms),
                 cjk=body_chinese or (best >= 0 and bool(chinese[best])),
                 fact_about=fact_about,
                 fact_gap=fact_about - top if fact_about <= 1.0 else 0.0,
