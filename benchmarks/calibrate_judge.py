@@ -121,6 +121,7 @@ def parse_args(argv: Sequence[str] | None) -> argparse.Namespace:
     parser.add_argument("--write", action="store_true", help="write resources/judge_policy.json")
     parser.add_argument("--lines", action="store_true", help="print every held-out question's line")
     parser.add_argument("--failures", action="store_true", help="classify the held-out half's wrong answers")
+    parser.add_argument("--verdicts", type=Path, help="write every verdict, by question id, here")
     return parser.parse_args(argv)
 
 
@@ -375,6 +376,8 @@ def main(argv: Sequence[str] | None = None) -> int:
             print(f"{case.id:9} {case.row:6} {mark:2} {case.before} → {verdict(case, policy)} | {text}")
     if args.failures:
         print(failure_table(held_out))
+    if args.verdicts:
+        args.verdicts.write_text(json.dumps({c.id: verdict(c, policy) for c in cases}, indent=0) + "\n")
     if args.write and not args.keep:
         target = REPO / "resources" / POLICY_NAME
         data = json.loads(target.read_text(encoding="utf-8")) if target.is_file() else {"embedders": {}}
