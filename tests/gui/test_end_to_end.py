@@ -18,6 +18,7 @@ from tests.gui.conftest import WindowFactory
 from tests.gui.dragdrop import drop_files
 from tests.gui.fakes import fake_answer
 from tests.gui.heartbeat import Heartbeat
+from tests.gui.waiting import wait_model
 
 pytestmark = pytest.mark.slow
 # The GUI thread never waits on the work: its 10 ms heartbeat keeps beating while the work runs
@@ -77,7 +78,7 @@ def test_asking_streams_the_answer_with_a_live_readout_and_persists_the_chat(
     qtbot: QtBot, make_window: WindowFactory, real_factory: ServicesFactory, solar_pdf: Path
 ) -> None:
     window = make_window(real_factory)
-    qtbot.waitUntil(lambda: window.app.model_info is not None, timeout=60_000)
+    wait_model(qtbot, window, timeout=60_000)
     ingest(qtbot, window, [solar_pdf])
     assert not window.question.thinking.isEnabled()  # SmolLM2's template has no thinking switch
     assert window.question.thinking.toolTip()
@@ -122,7 +123,7 @@ def test_stop_and_close_during_generation(
 ) -> None:
     settings = Settings(max_tokens=1500, temperature=0.8)
     window = make_window(real_factory, settings)
-    qtbot.waitUntil(lambda: window.app.model_info is not None, timeout=60_000)
+    wait_model(qtbot, window, timeout=60_000)
     ingest(qtbot, window, [solar_pdf])
     with qtbot.assertNotEmitted(window.app.reporter.shown):
         state = window.chat.ask("Write a very long essay about batteries and inverters.")
@@ -218,7 +219,7 @@ def test_thinking_streams_into_a_collapsed_section(
         return build_services(settings, library_dir, embedder=shared_embedder, engine=engine)  # type: ignore[arg-type]
 
     window = make_window(factory, Settings(max_tokens=48))
-    qtbot.waitUntil(lambda: window.app.model_info is not None, timeout=60_000)
+    wait_model(qtbot, window, timeout=60_000)
     assert window.question.thinking.isEnabled()
     ingest(qtbot, window, [solar_pdf])
     window.question.thinking.setChecked(True)
