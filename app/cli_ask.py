@@ -56,6 +56,36 @@ def add_ask_parser(
         ),
     )
     parser.add_argument("question", help=translate("Cli", "the question to answer"))
+    _add_sampling_options(parser)
+    _add_model_options(parser)
+    parser.add_argument(
+        "--cite-mode",
+        choices=CITE_MODES,
+        help=translate(
+            "Cli",
+            "free: markers checked after the answer; constrained: '[' can only open a marker of a "
+            "passage in the prompt (default: settings)",
+        ),
+    )
+    parser.add_argument(
+        "--scope",
+        default="auto",
+        metavar="SCOPE",
+        help="where the answer reads: auto (from the question: 'summarise report.pdf', 'what does "
+        "each file say about X'), passages (a few passages, as usual), document:NAME (the whole "
+        "document, in a few cited points), each-file (one passage of each document)",
+    )
+    provided = {
+        option for parent in parents for action in parent._actions for option in action.option_strings
+    }
+    if "--json" not in provided:
+        parser.add_argument(
+            "--json", action="store_true", help=translate("Cli", "print one JSON document on stdout")
+        )
+
+
+def _add_sampling_options(parser: argparse.ArgumentParser) -> None:
+    """`ask`'s thinking switch and sampling options (unset: the settings')."""
     parser.add_argument(
         "--thinking",
         action=argparse.BooleanOptionalAction,
@@ -76,6 +106,10 @@ def add_ask_parser(
     parser.add_argument(
         "--seed", type=int, metavar="S", help=translate("Cli", "sampling seed (reproducible runs)")
     )
+
+
+def _add_model_options(parser: argparse.ArgumentParser) -> None:
+    """`ask`'s model (a file, or a server's), context, KV cache and the chat it continues."""
     parser.add_argument(
         "--model",
         metavar="PATH|NAME",
@@ -103,30 +137,6 @@ def add_ask_parser(
             "Cli", "the local model's KV cache elements: f16, or q8_0 (about half the memory; README)"
         ),
     )
-    parser.add_argument(
-        "--cite-mode",
-        choices=CITE_MODES,
-        help=translate(
-            "Cli",
-            "free: markers checked after the answer; constrained: '[' can only open a marker of a "
-            "passage in the prompt (default: settings)",
-        ),
-    )
-    parser.add_argument(
-        "--scope",
-        default="auto",
-        metavar="SCOPE",
-        help="where the answer reads: auto (from the question: 'summarise report.pdf', 'what does "
-        "each file say about X'), passages (a few passages, as usual), document:NAME (the whole "
-        "document, in a few cited points), each-file (one passage of each document)",
-    )
-    provided = {
-        option for parent in parents for action in parent._actions for option in action.option_strings
-    }
-    if "--json" not in provided:
-        parser.add_argument(
-            "--json", action="store_true", help=translate("Cli", "print one JSON document on stdout")
-        )
 
 
 @contextmanager
