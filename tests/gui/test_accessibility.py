@@ -63,7 +63,8 @@ def _window_with_an_answer(qtbot: QtBot, make_window: WindowFactory) -> MainWind
     window.question.submit()
     wait_idle(qtbot, window)
     assert len(window.transcript.answer_views) == 1
-    qtbot.waitUntil(lambda: window.transcript.answer_views[0].copy_button.isVisible(), timeout=5_000)
+    view = window.transcript.answer_views[0]
+    wait_for(qtbot, view.state.finished, view.copy_button.isVisible, 5_000)
     return window
 
 

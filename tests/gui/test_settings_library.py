@@ -147,7 +147,7 @@ def test_remove_asks_first_then_removes_on_the_store_worker(qtbot: QtBot, make_w
     assert box is not None and "a.pdf" in box.text()
     box.button(QMessageBox.StandardButton.Yes).click()
     folio = window.app.folio
-    qtbot.waitUntil(lambda: getattr(folio, "removed", []) == [5], timeout=10_000)
+    wait_for(qtbot, window.app.documents_changed, lambda: getattr(folio, "removed", []) == [5], 10_000)
 
 
 def test_a_bug_shows_copyable_details_and_a_known_problem_a_plain_message(qtbot: QtBot) -> None:
