@@ -56,6 +56,36 @@ def add_ask_parser(
         ),
     )
     parser.add_argument("question", help=translate("Cli", "the question to answer"))
+    _add_sampling_options(parser)
+    _add_model_options(parser)
+    parser.add_argument(
+        "--cite-mode",
+        choices=CITE_MODES,
+        help=translate(
+            "Cli",
+            "free: markers checked after the answer; constrained: '[' can only open a marker of a "
+            "passage in the prompt (default: settings)",
+        ),
+    )
+    parser.add_argument(
+        "--scope",
+        default="auto",
+        metavar="SCOPE",
+        help="where the answer reads: auto (from the question: 'summarise report.pdf', 'what does "
+        "each file say about X'), passages (a few passages, as usual), document:NAME (the whole "
+        "document, in a few cited points), each-file (one passage of each document)",
+    )
+    provided = {
+        option for parent in parents for action in parent._actions for option in action.option_strings
+    }
+    if "--json" not in provided:
+        parser.add_argument(
+            "--json", action="store_true", help=translate("Cli", "print one JSON document on stdout")
+        )
+
+
+def _add_sampling_options(parser: argparse.ArgumentParser) -> None:
+    """`ask`'s thinking switch and sampling options (unset: the settings')."""
     parser.add_argument(
         "--thinking",
         action=argparse.BooleanOptionalAction,
@@ -76,6 +106,10 @@ def add_ask_parser(
     parser.add_argument(
         "--seed", type=int, metavar="S", help=translate("Cli", "sampling seed (reproducible runs)")
     )
+
+
+def _add_model_options(parser: argparse.ArgumentParser) -> None:
+    """`ask`'s model (a file, or a server's), context, KV cache and the chat it continues."""
     parser.add_argument(
         "--model",
         metavar="PATH|NAME",
@@ -103,30 +137,6 @@ def add_ask_parser(
             "Cli", "the local model's KV cache elements: f16, or q8_0 (about half the memory; README)"
         ),
     )
-    parser.add_argument(
-        "--cite-mode",
-        choices=CITE_MODES,
-        help=translate(
-            "Cli",
-            "free: markers checked after the answer; constrained: '[' can only open a marker of a "
-            "passage in the prompt (default: settings)",
-        ),
-    )
-    parser.add_argument(
-        "--scope",
-        default="auto",
-        metavar="SCOPE",
-        help="where the answer reads: auto (from the question: 'summarise report.pdf', 'what does "
-        "each file say about X'), passages (a few passages, as usual), document:NAME (the whole "
-        "document, in a few cited points), each-file (one passage of each document)",
-    )
-    provided = {
-        option for parent in parents for action in parent._actions for option in action.option_strings
-    }
-    if "--json" not in provided:
-        parser.add_argument(
-            "--json", action="store_true", help=translate("Cli", "print one JSON document on stdout")
-        )
 
 
 @contextmanager
@@ -218,69 +228,10 @@ def run_ask(args: argparse.Namespace, folio: Folio, out: TextIO | None = None) -
 
     `out` is where the answer or the JSON document goes (the CLI's real stdout); messages go to stderr.
     """
-    from app.core.api import AskOptions, Delta, Finished, Reasked
-
     out, err = out or sys.stdout, sys.stderr
     try:
-        server = getattr(args, "server", None)
-        kv_cache = getattr(args, "kv_cache", None)
-        if args.model is not None or args.ctx is not None or server is not None or kv_cache is not None:
-            changes: dict[str, object] = {}
-            if server is not None:
-                if not args.model:
-                    raise UsageError(
-                        QT_TRANSLATE_NOOP(
-                            "Core", "--server needs --model NAME: the name of one of the server's models"
-                        )
-                    )
-                changes.update(server_url=server, server_model=args.model)
-            elif args.model is not None:
-                changes.update(model_path=args.model, server_url="", server_model="")
-            if args.ctx is not None:
-                changes["n_ctx"] = args.ctx
-            if kv_cache is not None:
-                changes["kv_cache_type"] = kv_cache
-            folio.apply_settings(folio.settings.replace(**changes))
-        options = AskOptions(
-            thinking=bool(args.thinking),
-            max_tokens=args.max_tokens,
-            temperature=args.temperature,
-            top_k=args.top_k,
-            top_p=args.top_p,
-            min_p=args.min_p,
-            seed=args.seed,
-            cite_mode=args.cite_mode,
-            scope=getattr(args, "scope", "auto") or "auto",
-        )
-        cancel = CancelToken()
-        answer: Answer | None = None
-        with _ctrl_c_cancels(cancel):
-            events = folio.answering.ask_stream(args.question, options, getattr(args, "chat", None), cancel)
-            thinking_open = False
-            for event in events:
-                if isinstance(event, Delta) and not args.json:
-                    if event.channel == "thinking":
-                        if not thinking_open:
-                            err.write(translate("Cli", "thinking: "))
-                            thinking_open = True
-                        err.write(event.text)
-                        err.flush()
-                    else:
-                        if thinking_open:
-                            err.write("\n")
-                            thinking_open = False
-                        out.write(event.text)
-                        out.flush()
-                elif isinstance(event, Reasked) and not args.json:
-                    out.write("\n")
-                    note = translate("Cli", "(that only repeated the question; asking the model again)")
-                    err.write(note + "\n")
-                    err.flush()
-                elif isinstance(event, Progress) and not args.json:
-                    err.write(progress_line(event) + "\n")
-                    err.flush()
-                elif isinstance(event, Finished):
-                    answer = event.answer
+        _apply_ask_settings(args, folio)
+        answer = _stream_answer(args, folio, out, err)
     except UsageError as exc:
         err.write(_error_line(error_message(exc, translate)))
         return EXIT_USAGE
@@ -300,3 +251,86 @@ def run_ask(args: argparse.Namespace, folio: Folio, out: TextIO | None = None) -
         _print_plain_tail(answer, out, err)
     out.flush()
     return EXIT_OK if answer.complete else EXIT_FAILED
+
+
+def _apply_ask_settings(args: argparse.Namespace, folio: Folio) -> None:
+    """Apply the settings `folio ask` names (--model, --server, --ctx, --kv-cache), if any."""
+    server = getattr(args, "server", None)
+    kv_cache = getattr(args, "kv_cache", None)
+    if args.model is None and args.ctx is None and server is None and kv_cache is None:
+        return
+    changes: dict[str, object] = {}
+    if server is not None:
+        if not args.model:
+            raise UsageError(
+                QT_TRANSLATE_NOOP(
+                    "Core", "--server needs --model NAME: the name of one of the server's models"
+                )
+            )
+        changes.update(server_url=server, server_model=args.model)
+    elif args.model is not None:
+        changes.update(model_path=args.model, server_url="", server_model="")
+    if args.ctx is not None:
+        changes["n_ctx"] = args.ctx
+    if kv_cache is not None:
+        changes["kv_cache_type"] = kv_cache
+    folio.apply_settings(folio.settings.replace(**changes))
+
+
+def _stream_answer(args: argparse.Namespace, folio: Folio, out: TextIO, err: TextIO) -> Answer | None:
+    """Ask, printing the streamed text (and thinking, re-asks, progress on `err`) unless --json;
+    the finished Answer, None when the stream ended without one. Ctrl+C cancels."""
+    from app.core.api import AskOptions, Delta, Finished, Reasked
+
+    options = AskOptions(
+        thinking=bool(args.thinking),
+        max_tokens=args.max_tokens,
+        temperature=args.temperature,
+        top_k=args.top_k,
+        top_p=args.top_p,
+        min_p=args.min_p,
+        seed=args.seed,
+        cite_mode=args.cite_mode,
+        scope=getattr(args, "scope", "auto") or "auto",
+    )
+    cancel = CancelToken()
+    answer: Answer | None = None
+    with _ctrl_c_cancels(cancel):
+        events = folio.answering.ask_stream(args.question, options, getattr(args, "chat", None), cancel)
+        text = _TextWriter(out, err)
+        for event in events:
+            if isinstance(event, Delta) and not args.json:
+                text.write(event.text, thinking=event.channel == "thinking")
+            elif isinstance(event, Reasked) and not args.json:
+                out.write("\n")
+                note = translate("Cli", "(that only repeated the question; asking the model again)")
+                err.write(note + "\n")
+                err.flush()
+            elif isinstance(event, Progress) and not args.json:
+                err.write(progress_line(event) + "\n")
+                err.flush()
+            elif isinstance(event, Finished):
+                answer = event.answer
+    return answer
+
+
+class _TextWriter:
+    """The answer's streamed text on `out`, its thinking on `err` after a "thinking: " label."""
+
+    def __init__(self, out: TextIO, err: TextIO) -> None:
+        self._out, self._err = out, err
+        self._thinking_open = False
+
+    def write(self, text: str, *, thinking: bool) -> None:
+        if thinking:
+            if not self._thinking_open:
+                self._err.write(translate("Cli", "thinking: "))
+                self._thinking_open = True
+            self._err.write(text)
+            self._err.flush()
+            return
+        if self._thinking_open:
+            self._err.write("\n")
+            self._thinking_open = False
+        self._out.write(text)
+        self._out.flush()

@@ -45,7 +45,23 @@ def build_parser() -> argparse.ArgumentParser:
     )
     sub = parser.add_subparsers(dest="command", metavar="COMMAND")
     common = [_common_options()]
+    _add_library_parsers(sub, common)
+    _add_copy_parsers(sub, common)
 
+    from app.cli_ask import add_ask_parser
+    from app.cli_folders import add_folder_parsers
+
+    add_ask_parser(sub, parents=common)
+    add_folder_parsers(sub, parents=common)
+    _add_serve_parser(sub)
+    return in_language(parser)
+
+
+def _add_library_parsers(
+    sub: argparse._SubParsersAction,  # type: ignore[type-arg]
+    common: list[argparse.ArgumentParser],
+) -> None:
+    """`ingest`, `search`, `documents`, `remove`, `verify`: the library's own commands."""
     ingest = sub.add_parser(
         "ingest", parents=common, help=translate("Cli", "add or update files and folders (recursive)")
     )
@@ -71,6 +87,12 @@ def build_parser() -> argparse.ArgumentParser:
     )
     verify.add_argument("--repair", action="store_true", help=translate("Cli", "rebuild what disagrees"))
 
+
+def _add_copy_parsers(
+    sub: argparse._SubParsersAction,  # type: ignore[type-arg]
+    common: list[argparse.ArgumentParser],
+) -> None:
+    """`reindex-library` and `export-chat`: the library or a chat written somewhere else."""
     reindex = sub.add_parser(
         "reindex-library",
         parents=common,
@@ -98,12 +120,9 @@ def build_parser() -> argparse.ArgumentParser:
     export.add_argument("--format", default="md", choices=["md", "html"], help="default: md")
     export.add_argument("--out", type=Path, default=None, metavar="FILE", help="default: stdout")
 
-    from app.cli_ask import add_ask_parser
-    from app.cli_folders import add_folder_parsers
 
-    add_ask_parser(sub, parents=common)
-    add_folder_parsers(sub, parents=common)
-
+def _add_serve_parser(sub: argparse._SubParsersAction) -> None:  # type: ignore[type-arg]
+    """`serve`: keep the models loaded for one library."""
     serve = sub.add_parser(
         "serve",
         help=translate(
@@ -121,4 +140,3 @@ def build_parser() -> argparse.ArgumentParser:
             IDLE_MINUTES
         ),
     )
-    return in_language(parser)

@@ -10,9 +10,13 @@ from collections.abc import Iterator
 from contextlib import contextmanager
 from dataclasses import dataclass
 from pathlib import Path
+from typing import TYPE_CHECKING
 
 from app.core import paths
 from app.core.api import Hit, Settings, is_model_folder, translate
+
+if TYPE_CHECKING:  # the answer and ingest types load with the answering code, when the test runs
+    from app.core.api import Answer, FileResult, IngestReport
 
 SAMPLE_FILE = "sample.pdf"
 # A fact stated on one page of resources/sample.pdf only (packaging/make_sample_pdf.py writes it).
@@ -74,62 +78,13 @@ def _exercise(settings: Settings, sample: Path, library_dir: Path) -> Outcome:
         started = time.perf_counter()
         report = folio.library.ingest([sample])
         ingest_s = time.perf_counter() - started
-        _require(
-            len(report.files) == 1,
-            translate("SelfTest", "ingest saw {0} files, expected 1").format(len(report.files)),
-        )
-        result = report.files[0]
-        _require(
-            result.status == "added",
-            translate("SelfTest", "ingest of {0} {1}: {2}").format(SAMPLE_FILE, result.status, result.error),
-        )
-        _require(
-            result.pages >= EXPECTED_PAGE,
-            translate("SelfTest", "{0} has {1} pages").format(SAMPLE_FILE, result.pages),
-        )
-        _require(result.chunks > 0, translate("SelfTest", "{0} gave no chunks").format(SAMPLE_FILE))
-
-        hits = folio.library.search(QUESTION, PASSAGES_K).hits
-        _require(bool(hits), translate("SelfTest", "search found nothing"))
-        top = hits[0]
-        _require(
-            top.document == SAMPLE_FILE and covers(top, EXPECTED_PAGE),
-            translate("SelfTest", "top hit is {0} p. {1}-{2}, expected {3} p. {4}").format(
-                top.document, top.page, top.page_end, SAMPLE_FILE, EXPECTED_PAGE
-            ),
-        )
-
+        result = _check_ingested(report)
+        top = _check_search(folio.library.search(QUESTION, PASSAGES_K).hits)
         started = time.perf_counter()
         options = AskOptions(max_tokens=MAX_TOKENS, temperature=0.0, seed=42, passages_k=PASSAGES_K)
         answer = folio.answering.ask(QUESTION, options)
         answer_s = time.perf_counter() - started
-        _require(answer.error is None, translate("SelfTest", "answer failed: {0}").format(answer.error))
-        _require(
-            answer.grounded, translate("SelfTest", "the answer was gated as not covered by the documents")
-        )
-        _require(
-            answer.finish_reason in ("stop", "length"),
-            translate("SelfTest", "answer ended with finish_reason {0}").format(answer.finish_reason),
-        )
-        _require(
-            answer.metrics.completion_tokens > 0 and bool(answer.answer.strip()),
-            translate("SelfTest", "the model produced no text"),
-        )
-        # Folio's own citations (the model's verified markers, or the passage Folio matched to a
-        # supported sentence) must include the page that states the fact.
-        cited = [f"{c.document} p. {c.page}" for c in answer.citations]
-        _require(
-            bool(answer.citations),
-            translate("SelfTest", "the answer cites no passage: {0!r}").format(answer.answer[:120]),
-        )
-        _require(
-            any(
-                c.document == SAMPLE_FILE and c.page <= EXPECTED_PAGE <= c.page_end for c in answer.citations
-            ),
-            translate("SelfTest", "the answer cites {0}, expected {1} p. {2}").format(
-                ", ".join(cited), SAMPLE_FILE, EXPECTED_PAGE
-            ),
-        )
+        _check_answer(answer)
         text = answer.answer.lower()
         return Outcome(
             pages=result.pages,
@@ -144,6 +99,65 @@ def _exercise(settings: Settings, sample: Path, library_dir: Path) -> Outcome:
         )
     finally:
         folio.close()
+
+
+def _check_ingested(report: IngestReport) -> FileResult:
+    """The sample was added, whole: its one file result."""
+    _require(
+        len(report.files) == 1,
+        translate("SelfTest", "ingest saw {0} files, expected 1").format(len(report.files)),
+    )
+    result = report.files[0]
+    _require(
+        result.status == "added",
+        translate("SelfTest", "ingest of {0} {1}: {2}").format(SAMPLE_FILE, result.status, result.error),
+    )
+    _require(
+        result.pages >= EXPECTED_PAGE,
+        translate("SelfTest", "{0} has {1} pages").format(SAMPLE_FILE, result.pages),
+    )
+    _require(result.chunks > 0, translate("SelfTest", "{0} gave no chunks").format(SAMPLE_FILE))
+    return result
+
+
+def _check_search(hits: list[Hit]) -> Hit:
+    """The search's best hit is the sample's page that states the fact: that hit."""
+    _require(bool(hits), translate("SelfTest", "search found nothing"))
+    top = hits[0]
+    _require(
+        top.document == SAMPLE_FILE and covers(top, EXPECTED_PAGE),
+        translate("SelfTest", "top hit is {0} p. {1}-{2}, expected {3} p. {4}").format(
+            top.document, top.page, top.page_end, SAMPLE_FILE, EXPECTED_PAGE
+        ),
+    )
+    return top
+
+
+def _check_answer(answer: Answer) -> None:
+    """The answer is complete, grounded, and cites the page that states the fact."""
+    _require(answer.error is None, translate("SelfTest", "answer failed: {0}").format(answer.error))
+    _require(answer.grounded, translate("SelfTest", "the answer was gated as not covered by the documents"))
+    _require(
+        answer.finish_reason in ("stop", "length"),
+        translate("SelfTest", "answer ended with finish_reason {0}").format(answer.finish_reason),
+    )
+    _require(
+        answer.metrics.completion_tokens > 0 and bool(answer.answer.strip()),
+        translate("SelfTest", "the model produced no text"),
+    )
+    # Folio's own citations (the model's verified markers, or the passage Folio matched to a
+    # supported sentence) must include the page that states the fact.
+    cited = [f"{c.document} p. {c.page}" for c in answer.citations]
+    _require(
+        bool(answer.citations),
+        translate("SelfTest", "the answer cites no passage: {0!r}").format(answer.answer[:120]),
+    )
+    _require(
+        any(c.document == SAMPLE_FILE and c.page <= EXPECTED_PAGE <= c.page_end for c in answer.citations),
+        translate("SelfTest", "the answer cites {0}, expected {1} p. {2}").format(
+            ", ".join(cited), SAMPLE_FILE, EXPECTED_PAGE
+        ),
+    )
 
 
 def summary(outcome: Outcome, total_s: float) -> str:

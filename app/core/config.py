@@ -27,6 +27,8 @@ FOLDER_DELETIONS = ("ask", "always", "never")  # a file deleted from a watched f
 KV_CACHE_TYPES = ("f16", "q8_0")  # the local model's KV cache elements (generate/kv_cache.py)
 # The interface language: "system" follows the locale; the others name a translation (app/core/ui_text.py).
 LANGUAGES = ("system", "en", "zh_CN")
+# one check of Settings.validate: whether it holds, its marked message, the message's values
+_Check = tuple[bool, str, tuple[str, ...]]
 
 
 @dataclass(frozen=True)
@@ -133,7 +135,19 @@ class Settings:
 
     def validate(self) -> None:
         """Raise UsageError naming the first invalid value."""
-        checks: list[tuple[bool, str, tuple[str, ...]]] = [
+        for ok, message, values in [*self._number_checks(), *self._option_checks()]:
+            if not ok:
+                raise UsageError(message, *values)
+        if self.server_url:
+            check_server_url(self.server_url)
+            if not self.server_model.strip():
+                raise UsageError(
+                    QT_TRANSLATE_NOOP("Core", "a server needs the name of its model (one of its /v1/models)")
+                )
+
+    def _number_checks(self) -> list[_Check]:
+        """The model's, the sampling's and the answer's numbers, in the order validate reports them."""
+        return [
             (
                 0 <= self.n_threads_batch <= 256,
                 QT_TRANSLATE_NOOP("Core", "prompt threads must be 0 (automatic) to 256"),
@@ -184,6 +198,11 @@ class Settings:
                 QT_TRANSLATE_NOOP("Core", "grounding threshold must be between -1 and 1"),
                 (),
             ),
+        ]
+
+    def _option_checks(self) -> list[_Check]:
+        """The choices among named options and the chunking numbers, after `_number_checks`."""
+        return [
             (
                 self.cite_mode in CITE_MODES,
                 QT_TRANSLATE_NOOP("Core", "citation mode must be one of {0}"),
@@ -240,15 +259,6 @@ class Settings:
                 (),
             ),
         ]
-        for ok, message, values in checks:
-            if not ok:
-                raise UsageError(message, *values)
-        if self.server_url:
-            check_server_url(self.server_url)
-            if not self.server_model.strip():
-                raise UsageError(
-                    QT_TRANSLATE_NOOP("Core", "a server needs the name of its model (one of its /v1/models)")
-                )
 
     def replace(self, **changes: Any) -> Settings:
         updated = dataclasses.replace(self, **changes)

@@ -45,6 +45,46 @@ class AnswerView(QFrame):
         layout.setContentsMargins(12, 8, 12, 8)
         layout.setSpacing(4)
 
+        self._add_thinking(layout)
+
+        self.found = FoundLine(self)
+        self.found.sentence_activated.connect(self.citation_activated)
+        layout.addWidget(self.found)
+        self.steps = StepLine(self)
+        layout.addWidget(self.steps)
+
+        self.body = MarkdownView(self)
+        self.body.setObjectName("answerBody")
+        self.body.citation_clicked.connect(self._citation_number)
+        layout.addWidget(self.body)
+
+        self._add_banner(layout)
+
+        self.support = QLabel(self)
+        self.support.setObjectName("supportLine")
+        self.support.setFocusPolicy(Qt.FocusPolicy.TabFocus)  # Tab reads the verdict after the answer
+        self.support.setVisible(False)
+        layout.addWidget(self.support)
+
+        self._add_figures(layout)
+        self._add_sources(layout)
+
+        self._set_fixed_texts()
+        state.located_changed.connect(self._show_found)
+        state.progress_changed.connect(self._show_step)
+        state.text_flushed.connect(self._on_text)
+        state.reasked.connect(self._on_reasked)
+        state.figures_changed.connect(self._on_figures)
+        state.finished.connect(self._on_finished)
+        if state.located or (state.final is not None and state.final.located):
+            self._show_found()
+        if state.phase in (DONE, FAILED):
+            self._on_finished()
+        else:
+            self._on_figures()
+
+    def _add_thinking(self, layout: QVBoxLayout) -> None:
+        """The collapsed thinking section: its toggle and its text, hidden until thinking streams."""
         self.thinking_toggle = QToolButton(self)
         self.thinking_toggle.setObjectName("thinkingToggle")
         self.thinking_toggle.setToolButtonStyle(Qt.ToolButtonStyle.ToolButtonTextBesideIcon)
@@ -61,17 +101,8 @@ class AnswerView(QFrame):
         layout.addWidget(self.thinking_toggle)
         layout.addWidget(self.thinking_text)
 
-        self.found = FoundLine(self)
-        self.found.sentence_activated.connect(self.citation_activated)
-        layout.addWidget(self.found)
-        self.steps = StepLine(self)
-        layout.addWidget(self.steps)
-
-        self.body = MarkdownView(self)
-        self.body.setObjectName("answerBody")
-        self.body.citation_clicked.connect(self._citation_number)
-        layout.addWidget(self.body)
-
+    def _add_banner(self, layout: QVBoxLayout) -> None:
+        """The cut-off banner with its Continue button, hidden until an answer is cut off."""
         self.banner = QFrame(self)
         self.banner.setObjectName("cutOffBanner")
         banner_layout = QHBoxLayout(self.banner)
@@ -85,12 +116,8 @@ class AnswerView(QFrame):
         self.banner.setVisible(False)
         layout.addWidget(self.banner)
 
-        self.support = QLabel(self)
-        self.support.setObjectName("supportLine")
-        self.support.setFocusPolicy(Qt.FocusPolicy.TabFocus)  # Tab reads the verdict after the answer
-        self.support.setVisible(False)
-        layout.addWidget(self.support)
-
+    def _add_figures(self, layout: QVBoxLayout) -> None:
+        """The live readout, the time breakdown, the token-budget link and the copy button."""
         self.readout = QLabel(self)
         self.readout.setObjectName("readout")
         self.readout.setTextInteractionFlags(Qt.TextInteractionFlag.TextSelectableByMouse)
@@ -111,6 +138,8 @@ class AnswerView(QFrame):
         details.addWidget(self.copy_button)
         layout.addLayout(details)
 
+    def _add_sources(self, layout: QVBoxLayout) -> None:
+        """The sources line: the cited passages as links, hidden until the answer has sources."""
         self.sources = QLabel(self)
         self.sources.setObjectName("sources")
         self.sources.setWordWrap(True)
@@ -119,20 +148,6 @@ class AnswerView(QFrame):
         self.sources.linkActivated.connect(self._source_link)
         self.sources.setVisible(False)
         layout.addWidget(self.sources)
-
-        self._set_fixed_texts()
-        state.located_changed.connect(self._show_found)
-        state.progress_changed.connect(self._show_step)
-        state.text_flushed.connect(self._on_text)
-        state.reasked.connect(self._on_reasked)
-        state.figures_changed.connect(self._on_figures)
-        state.finished.connect(self._on_finished)
-        if state.located or (state.final is not None and state.final.located):
-            self._show_found()
-        if state.phase in (DONE, FAILED):
-            self._on_finished()
-        else:
-            self._on_figures()
 
     def _set_fixed_texts(self) -> None:
         self.continue_button.setText(self.tr("Continue"))

@@ -14,7 +14,7 @@ from app.gui.delta_batch import DeltaBatch, DeltaBatcher
 from app.gui.tasks import Resource, TaskContext, TaskHandle
 
 if TYPE_CHECKING:
-    from app.core.api import Answer
+    from app.core.api import Answer, AskOptions, FolioApi
 
 log = logging.getLogger(__name__)
 
@@ -63,7 +63,7 @@ class ChatController(QObject):
         folio = self.app.folio
         if folio is None or self.busy:
             return None
-        from app.core.api import AskOptions, Delta, Finished, Located, Metrics, Progress, Reasked, Retrieved
+        from app.core.api import AskOptions
 
         options = AskOptions(
             thinking=thinking,
@@ -78,46 +78,14 @@ class ChatController(QObject):
             state.seed_answer(continue_from)
         self.active = state
         chat_id = self.chat_id
-
-        def run(ctx: TaskContext) -> Answer | None:
-            final = None
-            batcher = DeltaBatcher(ctx.progress)
-            for event in folio.answering.ask_stream(question, options, chat_id, ctx.cancel):
-                if isinstance(event, Delta):
-                    batcher.add(event.text, event.channel, event.tokens or 1)
-                    continue
-                batcher.flush()
-                if isinstance(event, Finished):
-                    final = event.answer
-                elif isinstance(event, Metrics | Retrieved | Located | Progress | Reasked):
-                    ctx.progress(event)
-            batcher.flush()
-            return final
-
-        def progress(event: Any) -> None:
-            if isinstance(event, DeltaBatch):
-                state.add_delta(event.text, event.channel, event.tokens)
-            elif isinstance(event, Metrics):
-                state.set_live_metrics(
-                    {"tokens_per_s": event.tokens_per_s, "completion_tokens": event.completion_tokens}
-                )
-            elif isinstance(event, Retrieved):
-                state.set_retrieved(event.hits)
-            elif isinstance(event, Located):
-                state.set_located(event.found)
-            elif isinstance(event, Progress):
-                state.set_progress(event)
-            elif isinstance(event, Reasked):
-                state.restart_answer(event.first)
-
         view = self._view
         self.question_added.emit(question)
         self.answer_started.emit(state)
         self._handle = self.app.runner.submit(
             Resource.MODEL,
-            run,
+            lambda ctx: _stream(folio, question, options, chat_id, ctx),
             name="ask",
-            on_progress=progress,
+            on_progress=lambda event: _apply_event(state, event),
             on_success=lambda answer: self._on_answer(state, answer, view),
             on_failure=lambda error, details: self._on_failed(state, error, details),
             on_cancelled=lambda: self._on_cancelled(state),
@@ -223,3 +191,45 @@ class ChatController(QObject):
             name="delete chat",
             on_success=lambda _r: self.refresh_chats(),
         )
+
+
+def _stream(
+    folio: FolioApi, question: str, options: AskOptions, chat_id: int | None, ctx: TaskContext
+) -> Answer | None:
+    """On the model worker: the answer's events sent to the GUI thread as progress (the deltas in
+    batches); the finished Answer, None if the stream ended without one."""
+    from app.core.api import Delta, Finished, Located, Metrics, Progress, Reasked, Retrieved
+
+    final = None
+    batcher = DeltaBatcher(ctx.progress)
+    for event in folio.answering.ask_stream(question, options, chat_id, ctx.cancel):
+        if isinstance(event, Delta):
+            batcher.add(event.text, event.channel, event.tokens or 1)
+            continue
+        batcher.flush()
+        if isinstance(event, Finished):
+            final = event.answer
+        elif isinstance(event, Metrics | Retrieved | Located | Progress | Reasked):
+            ctx.progress(event)
+    batcher.flush()
+    return final
+
+
+def _apply_event(state: AnswerState, event: Any) -> None:
+    """On the GUI thread: one progress event of `_stream` into the answer's state."""
+    from app.core.api import Located, Metrics, Progress, Reasked, Retrieved
+
+    if isinstance(event, DeltaBatch):
+        state.add_delta(event.text, event.channel, event.tokens)
+    elif isinstance(event, Metrics):
+        state.set_live_metrics(
+            {"tokens_per_s": event.tokens_per_s, "completion_tokens": event.completion_tokens}
+        )
+    elif isinstance(event, Retrieved):
+        state.set_retrieved(event.hits)
+    elif isinstance(event, Located):
+        state.set_located(event.found)
+    elif isinstance(event, Progress):
+        state.set_progress(event)
+    elif isinstance(event, Reasked):
+        state.restart_answer(event.first)

@@ -69,30 +69,32 @@ class SettingsDialog(QDialog):
         self.setMinimumWidth(780)
         self.settings = settings
         self.result_settings: Settings | None = None
+        forms = (
+            (self.tr("Model"), self._model_form(settings, model_info, runner)),
+            (self.tr("Answers"), self._answers_form(settings)),
+            (self.tr("Documents"), self._documents_form(settings)),
+            (self.tr("Interface"), self._interface_form(settings)),
+        )
+        self.tabs = QTabWidget()
+        self.tabs.setObjectName("settingsTabs")
+        self.tabs.setAccessibleName(self.tr("Settings pages"))
+        for title, page_form in forms:
+            name_form_fields(page_form)
+            page = QWidget()
+            page.setLayout(page_form)
+            self.tabs.addTab(page, title)
+        self.use_server.toggled.connect(self._show_source)
+        (self.use_server if settings.uses_server else self.use_local).setChecked(True)
+        self._show_source()
+        self._add_footer()
 
+    def _model_form(self, settings: Settings, model_info: Any, runner: TaskRunner | None) -> QFormLayout:
+        """The Model page: where answers come from (a model file here, or a server) and how it runs."""
         self.model_path = QLineEdit(settings.model_path)
         self.model_path.setPlaceholderText(str(settings.chat_model_path()))
         browse_model = QPushButton(self.tr("Browse…"))
         browse_model.clicked.connect(self._browse_model)
-        # the bundled models by name (the default, the fast option, any installed on request)
-        self.known_models = QComboBox()
-        self.known_models.setObjectName("knownModels")
-        self.known_models.addItem(self.tr("Default ({0})").format(default_model("chat").display_name), "")
-        for known in chat_models():
-            if known.role != "default" and (paths.models_dir() / known.file).is_file():
-                label = known.display_name + (self.tr(" — fast") if known.role == "fast" else "")
-                if known.role == "optional":  # its measured figures in the tooltip (catalog.py)
-                    label += self.tr(" — more careful, slower")
-                self.known_models.addItem(label, str(paths.models_dir() / known.file))
-                if known.role == "optional":
-                    figures = QCoreApplication.translate("Catalog", known.note)
-                    self.known_models.setItemData(
-                        self.known_models.count() - 1, figures, Qt.ItemDataRole.ToolTipRole
-                    )
-        self.known_models.addItem(self.tr("Another GGUF file (found below, or Browse…)"), None)
-        chosen = self.known_models.findData(settings.model_path)
-        self.known_models.setCurrentIndex(chosen if chosen >= 0 else self.known_models.count() - 1)
-        self.known_models.currentIndexChanged.connect(self._pick_known_model)
+        self._add_known_models(settings)
         self.found = FoundModelsView(runner, settings.model_path)
         self.found.model_chosen.connect(self._pick_found_model)
         self.model_path.textEdited.connect(self.found.select_path)
@@ -114,68 +116,6 @@ class SettingsDialog(QDialog):
         self.n_gpu_layers = _spin(-1, 1000, settings.n_gpu_layers)
         self.n_gpu_layers.setSpecialValueText(self.tr("all"))
         self.kv_cache = KvCacheChoice(settings.kv_cache_type, model_info)
-        self.temperature = _double(0.0, 5.0, settings.temperature, 0.05)
-        self.top_k = _spin(0, 1000, settings.top_k)
-        self.top_p = _double(0.0, 1.0, settings.top_p, 0.01)
-        self.min_p = _double(0.0, 1.0, settings.min_p, 0.01)
-        self.max_tokens = _spin(0, 1_048_576, settings.max_tokens)
-        self.seed = _spin(-1, 2_147_483_647, settings.seed)
-        self.passages_k = _spin(0, 100, settings.passages_k)
-        self.ttft_target = _double(0.0, 600.0, settings.ttft_target_s, 0.5, 1)
-        self.ttft_target.setSuffix(self.tr(" s"))
-        self.ttft_target.setSpecialValueText(self.tr("off"))
-        self.embed_dir = QLineEdit(settings.embed_model_dir)
-        self.embed_dir.setPlaceholderText(str(settings.embed_model_path()))
-        browse_embed = QPushButton(self.tr("Browse…"))
-        browse_embed.clicked.connect(self._browse_embed)
-        self.cite_mode = QComboBox()
-        self.cite_mode.setObjectName("citeMode")
-        self.cite_mode.addItem(self.tr("Free: markers checked after the answer"), "free")
-        self.cite_mode.addItem(
-            self.tr("Constrained: only markers of the given passages can be written"), "constrained"
-        )
-        self.cite_mode.setCurrentIndex(max(0, self.cite_mode.findData(settings.cite_mode)))
-        self.ocr_enabled = QCheckBox(self.tr("Read scanned pages with OCR (Chinese and English)"))
-        self.ocr_enabled.setObjectName("ocrEnabled")
-        self.ocr_enabled.setChecked(settings.ocr_enabled)
-        self.ocr_enabled.setToolTip(
-            self.tr("PDF pages without a text layer are recognised on this computer; a few seconds a page.")
-        )
-        self.folder_deletions = QComboBox()
-        self.folder_deletions.setObjectName("folderDeletions")
-        self.folder_deletions.addItem(self.tr("Ask before removing its document"), "ask")
-        self.folder_deletions.addItem(self.tr("Remove its document"), "always")
-        self.folder_deletions.addItem(self.tr("Keep its document"), "never")
-        self.folder_deletions.setCurrentIndex(
-            max(0, self.folder_deletions.findData(settings.folder_deletions))
-        )
-
-        self.answer_from = QComboBox()
-        self.answer_from.setObjectName("answerFrom")
-        self.answer_from.addItem(self.tr("The passages found (most accurate)"), "passages")
-        self.answer_from.addItem(
-            self.tr("Only the sentences Folio found (first word about 5× sooner)"), "found"
-        )
-        self.answer_from.addItem(self.tr("The passages, and the sentences Folio found again"), "hinted")
-        self.answer_from.setCurrentIndex(max(0, self.answer_from.findData(settings.answer_from)))
-        self.answer_from.setToolTip(
-            self.tr(
-                'What the model reads. Only the sentences shown under "Found on …": a much shorter '
-                "prompt, but with the bundled model fewer English questions were answered right "
-                "(make eval, README)."
-            )
-        )
-        form = QFormLayout()
-        self.evidence_selection = QCheckBox(self.tr("Show the model only the sentences that matter"))
-        self.evidence_selection.setObjectName("evidenceSelection")
-        self.evidence_selection.setChecked(settings.evidence_selection)
-        self.evidence_selection.setToolTip(
-            self.tr(
-                "Each passage reaches the model cut to the sentences closest to the question and their "
-                "neighbours: a shorter prompt and a sooner first word. Citations still open the whole "
-                "passage."
-            )
-        )
         source_row = QWidget()
         source = QHBoxLayout(source_row)
         source.setContentsMargins(0, 0, 0, 0)
@@ -197,6 +137,43 @@ class SettingsDialog(QDialog):
         model_form.addRow(self.tr("Prompt threads"), self.n_threads_batch)
         model_form.addRow(self.tr("GPU layers"), self.n_gpu_layers)
         model_form.addRow(self.tr("KV cache"), self.kv_cache)
+        return model_form
+
+    def _add_known_models(self, settings: Settings) -> None:
+        """The bundled models by name (the default, the fast option, any installed on request)."""
+        self.known_models = QComboBox()
+        self.known_models.setObjectName("knownModels")
+        self.known_models.addItem(self.tr("Default ({0})").format(default_model("chat").display_name), "")
+        for known in chat_models():
+            if known.role != "default" and (paths.models_dir() / known.file).is_file():
+                label = known.display_name + (self.tr(" — fast") if known.role == "fast" else "")
+                if known.role == "optional":  # its measured figures in the tooltip (catalog.py)
+                    label += self.tr(" — more careful, slower")
+                self.known_models.addItem(label, str(paths.models_dir() / known.file))
+                if known.role == "optional":
+                    figures = QCoreApplication.translate("Catalog", known.note)
+                    self.known_models.setItemData(
+                        self.known_models.count() - 1, figures, Qt.ItemDataRole.ToolTipRole
+                    )
+        self.known_models.addItem(self.tr("Another GGUF file (found below, or Browse…)"), None)
+        chosen = self.known_models.findData(settings.model_path)
+        self.known_models.setCurrentIndex(chosen if chosen >= 0 else self.known_models.count() - 1)
+        self.known_models.currentIndexChanged.connect(self._pick_known_model)
+
+    def _answers_form(self, settings: Settings) -> QFormLayout:
+        """The Answers page: sampling, passages, what the model reads, citations."""
+        self.temperature = _double(0.0, 5.0, settings.temperature, 0.05)
+        self.top_k = _spin(0, 1000, settings.top_k)
+        self.top_p = _double(0.0, 1.0, settings.top_p, 0.01)
+        self.min_p = _double(0.0, 1.0, settings.min_p, 0.01)
+        self.max_tokens = _spin(0, 1_048_576, settings.max_tokens)
+        self.seed = _spin(-1, 2_147_483_647, settings.seed)
+        self.passages_k = _spin(0, 100, settings.passages_k)
+        self.ttft_target = _double(0.0, 600.0, settings.ttft_target_s, 0.5, 1)
+        self.ttft_target.setSuffix(self.tr(" s"))
+        self.ttft_target.setSpecialValueText(self.tr("off"))
+        self._add_reading_choices(settings)
+        form = QFormLayout()
         form.addRow(self.tr("Temperature"), self.temperature)
         form.addRow(self.tr("Top-k"), self.top_k)
         form.addRow(self.tr("Top-p"), self.top_p)
@@ -208,6 +185,63 @@ class SettingsDialog(QDialog):
         form.addRow(self.tr("The model reads"), self.answer_from)
         form.addRow(self.tr("Passages"), self.evidence_selection)
         form.addRow(self.tr("Citations"), self.cite_mode)
+        return form
+
+    def _add_reading_choices(self, settings: Settings) -> None:
+        """The citation mode, what the model reads, and evidence selection."""
+        self.cite_mode = QComboBox()
+        self.cite_mode.setObjectName("citeMode")
+        self.cite_mode.addItem(self.tr("Free: markers checked after the answer"), "free")
+        self.cite_mode.addItem(
+            self.tr("Constrained: only markers of the given passages can be written"), "constrained"
+        )
+        self.cite_mode.setCurrentIndex(max(0, self.cite_mode.findData(settings.cite_mode)))
+        self.answer_from = QComboBox()
+        self.answer_from.setObjectName("answerFrom")
+        self.answer_from.addItem(self.tr("The passages found (most accurate)"), "passages")
+        self.answer_from.addItem(
+            self.tr("Only the sentences Folio found (first word about 5× sooner)"), "found"
+        )
+        self.answer_from.addItem(self.tr("The passages, and the sentences Folio found again"), "hinted")
+        self.answer_from.setCurrentIndex(max(0, self.answer_from.findData(settings.answer_from)))
+        self.answer_from.setToolTip(
+            self.tr(
+                'What the model reads. Only the sentences shown under "Found on …": a much shorter '
+                "prompt, but with the bundled model fewer English questions were answered right "
+                "(make eval, README)."
+            )
+        )
+        self.evidence_selection = QCheckBox(self.tr("Show the model only the sentences that matter"))
+        self.evidence_selection.setObjectName("evidenceSelection")
+        self.evidence_selection.setChecked(settings.evidence_selection)
+        self.evidence_selection.setToolTip(
+            self.tr(
+                "Each passage reaches the model cut to the sentences closest to the question and their "
+                "neighbours: a shorter prompt and a sooner first word. Citations still open the whole "
+                "passage."
+            )
+        )
+
+    def _documents_form(self, settings: Settings) -> QFormLayout:
+        """The Documents page: the embedding model, OCR, files deleted from watched folders."""
+        self.embed_dir = QLineEdit(settings.embed_model_dir)
+        self.embed_dir.setPlaceholderText(str(settings.embed_model_path()))
+        browse_embed = QPushButton(self.tr("Browse…"))
+        browse_embed.clicked.connect(self._browse_embed)
+        self.ocr_enabled = QCheckBox(self.tr("Read scanned pages with OCR (Chinese and English)"))
+        self.ocr_enabled.setObjectName("ocrEnabled")
+        self.ocr_enabled.setChecked(settings.ocr_enabled)
+        self.ocr_enabled.setToolTip(
+            self.tr("PDF pages without a text layer are recognised on this computer; a few seconds a page.")
+        )
+        self.folder_deletions = QComboBox()
+        self.folder_deletions.setObjectName("folderDeletions")
+        self.folder_deletions.addItem(self.tr("Ask before removing its document"), "ask")
+        self.folder_deletions.addItem(self.tr("Remove its document"), "always")
+        self.folder_deletions.addItem(self.tr("Keep its document"), "never")
+        self.folder_deletions.setCurrentIndex(
+            max(0, self.folder_deletions.findData(settings.folder_deletions))
+        )
         documents_form = QFormLayout()
         documents_form.addRow(self.tr("Embedding model folder"), self._row(self.embed_dir, browse_embed))
         note = QLabel(
@@ -218,6 +252,10 @@ class SettingsDialog(QDialog):
         documents_form.addRow("", note)
         documents_form.addRow(self.tr("Scanned PDFs"), self.ocr_enabled)
         documents_form.addRow(self.tr("A file deleted from a watched folder"), self.folder_deletions)
+        return documents_form
+
+    def _interface_form(self, settings: Settings) -> QFormLayout:
+        """The Interface page: the language."""
         self.language = QComboBox()
         self.language.setObjectName("language")
         self.language.addItem(self.tr("The system's language"), "system")
@@ -227,24 +265,10 @@ class SettingsDialog(QDialog):
         self.language.setToolTip(self.tr("The window and the folio command; the chat stays as it is."))
         interface_form = QFormLayout()
         interface_form.addRow(self.tr("Language"), self.language)
-        for each_form in (model_form, form, documents_form, interface_form):
-            name_form_fields(each_form)
-        self.tabs = QTabWidget()
-        self.tabs.setObjectName("settingsTabs")
-        self.tabs.setAccessibleName(self.tr("Settings pages"))
-        for title, page_form in (
-            (self.tr("Model"), model_form),
-            (self.tr("Answers"), form),
-            (self.tr("Documents"), documents_form),
-            (self.tr("Interface"), interface_form),
-        ):
-            page = QWidget()
-            page.setLayout(page_form)
-            self.tabs.addTab(page, title)
-        self.use_server.toggled.connect(self._show_source)
-        (self.use_server if settings.uses_server else self.use_local).setChecked(True)
-        self._show_source()
+        return interface_form
 
+    def _add_footer(self) -> None:
+        """The error line under the pages, the OK and Cancel buttons, and the dialog's layout."""
         self.error = QLabel()
         self.error.setObjectName("settingsError")
         self.error.setStyleSheet("color: #b3261e;")

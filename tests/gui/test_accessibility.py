@@ -4,7 +4,7 @@ from __future__ import annotations
 
 from dataclasses import replace
 
-from PySide6.QtCore import Qt
+from PySide6.QtCore import Qt, SignalInstance
 from PySide6.QtGui import QAccessible
 from PySide6.QtWidgets import QApplication, QWidget
 from pytestqt.qtbot import QtBot
@@ -18,6 +18,7 @@ from app.gui.settings_dialog import SettingsDialog
 from app.gui.shortcuts_dialog import ShortcutsDialog
 from tests.gui.conftest import WindowFactory
 from tests.gui.fakes import FakeAnswerer, fake_answer, fake_factory
+from tests.gui.waiting import wait_for, wait_idle, wait_model
 
 PASSAGE = "Restart the inverter if the light stays on."
 CITATION = Citation(1, 11, "solar-guide.pdf", "/docs/solar-guide.pdf", 2, 2, 0, 60, PASSAGE)
@@ -27,6 +28,13 @@ def accessible_name(widget: QWidget) -> str:
     interface = QAccessible.queryAccessibleInterface(widget)
     assert interface is not None, widget
     return interface.text(QAccessible.Text.Name).strip()
+
+
+def _focus_changed() -> SignalInstance:
+    """The signal every move of the keyboard focus emits (QApplication.focusChanged)."""
+    app = QApplication.instance()
+    assert isinstance(app, QApplication)
+    return app.focusChanged
 
 
 def tab_stops(start: QWidget) -> list[QWidget]:
@@ -49,12 +57,14 @@ def _window_with_an_answer(qtbot: QtBot, make_window: WindowFactory) -> MainWind
     answerer = FakeAnswerer(["Restart ", "the inverter [1]."])
     answerer.citations = [CITATION]
     window = make_window(fake_factory(answerer))
-    qtbot.waitUntil(lambda: window.app.model_info is not None, timeout=10_000)
+    wait_model(qtbot, window)
     window.activateWindow()
     window.question.edit.setPlainText("When do I restart the inverter?")
     window.question.submit()
-    qtbot.waitUntil(lambda: not window.chat.busy and len(window.transcript.answer_views) == 1, timeout=10_000)
-    qtbot.waitUntil(lambda: window.transcript.answer_views[0].copy_button.isVisible(), timeout=5_000)
+    wait_idle(qtbot, window)
+    assert len(window.transcript.answer_views) == 1
+    view = window.transcript.answer_views[0]
+    wait_for(qtbot, view.state.finished, view.copy_button.isVisible, 5_000)
     return window
 
 
@@ -83,7 +93,7 @@ def test_tab_goes_question_send_answer_sources_then_the_side_and_every_stop_has_
     assert "TTFT" in QAccessible.queryAccessibleInterface(view.readout).text(QAccessible.Text.Description)
     # focusNextChild walks the same way the list says
     window.question.edit.setFocus()
-    qtbot.waitUntil(lambda: QApplication.focusWidget() is window.question.edit, timeout=2_000)
+    wait_for(qtbot, _focus_changed(), lambda: QApplication.focusWidget() is window.question.edit, 2_000)
     visited = []
     for _ in range(len(stops) - 1):
         QApplication.focusWidget().focusNextChild()  # type: ignore[union-attr]
@@ -97,14 +107,14 @@ def test_a_citation_is_reached_by_tab_and_opened_by_enter(qtbot: QtBot, make_win
     opened: list[tuple[Citation, str]] = []
     view.citation_activated.connect(lambda citation, evidence: opened.append((citation, evidence)))
     view.body.setFocus(Qt.FocusReason.TabFocusReason)
-    qtbot.waitUntil(view.body.hasFocus, timeout=2_000)
+    wait_for(qtbot, _focus_changed(), view.body.hasFocus, 2_000)
     assert view.body.focusNextPrevChild(True)  # Tab inside the answer: to its first link
     assert view.body.textCursor().hasSelection(), "Tab did not reach the citation link"
     qtbot.keyClick(view.body, Qt.Key.Key_Return)
     assert [c.n for c, _e in opened] == [1]
     # the same in the sources list under the answer
     view.sources.setFocus(Qt.FocusReason.TabFocusReason)
-    qtbot.waitUntil(view.sources.hasFocus, timeout=2_000)
+    wait_for(qtbot, _focus_changed(), view.sources.hasFocus, 2_000)
     assert view.sources.focusNextPrevChild(True)
     qtbot.keyClick(view.sources, Qt.Key.Key_Return)
     assert [c.n for c, _e in opened] == [1, 1]

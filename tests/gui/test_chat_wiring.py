@@ -13,11 +13,12 @@ from app.gui.answer_state import DONE
 from app.gui.tasks import Resource
 from tests.gui.conftest import WindowFactory
 from tests.gui.fakes import FakeAnswerer, fake_factory
+from tests.gui.waiting import wait_for, wait_idle, wait_model
 
 
 def _ready(qtbot: QtBot, make_window: WindowFactory, answerer: FakeAnswerer):  # type: ignore[no-untyped-def]
     window = make_window(fake_factory(answerer))
-    qtbot.waitUntil(lambda: window.app.model_info is not None, timeout=10_000)
+    wait_model(qtbot, window)
     return window
 
 
@@ -32,7 +33,8 @@ def test_enter_sends_shift_enter_adds_a_line_and_the_answer_streams(
     qtbot.keyClicks(edit, "second line")
     assert edit.toPlainText() == "first line\nsecond line"
     qtbot.keyClick(edit, Qt.Key.Key_Return)
-    qtbot.waitUntil(lambda: not window.chat.busy and len(window.transcript.answer_views) == 1, timeout=10_000)
+    wait_idle(qtbot, window)
+    assert len(window.transcript.answer_views) == 1
     assert answerer.requests[0][0] == "first line\nsecond line"
     view = window.transcript.answer_views[0]
     assert view.state.phase == DONE
@@ -48,11 +50,13 @@ def test_thinking_switch_state_reaches_the_request(qtbot: QtBot, make_window: Wi
     window.question.thinking.setChecked(True)
     window.question.edit.setPlainText("with thinking")
     qtbot.mouseClick(window.question.send, Qt.MouseButton.LeftButton)
-    qtbot.waitUntil(lambda: len(answerer.requests) == 1 and not window.chat.busy, timeout=10_000)
+    wait_idle(qtbot, window)
+    assert len(answerer.requests) == 1
     window.question.thinking.setChecked(False)
     window.question.edit.setPlainText("without thinking")
     qtbot.mouseClick(window.question.send, Qt.MouseButton.LeftButton)
-    qtbot.waitUntil(lambda: len(answerer.requests) == 2 and not window.chat.busy, timeout=10_000)
+    wait_idle(qtbot, window)
+    assert len(answerer.requests) == 2
     assert [options.thinking for _q, options, _c in answerer.requests] == [True, False]
     assert answerer.requests[1][2] == 1  # the follow-up goes to the chat the first answer created
 
@@ -71,13 +75,12 @@ def test_stop_records_a_stopped_answer_without_an_error_dialog(
     answerer = FakeAnswerer(["word "] * 100_000, pause_s=0.001)
     window = _ready(qtbot, make_window, answerer)
     with qtbot.assertNotEmitted(window.app.reporter.shown):
-        window.chat.ask("a long one")
-        qtbot.waitUntil(
-            lambda: window.chat.active is not None and window.chat.active.answer_tokens > 20, timeout=10_000
-        )
+        state = window.chat.ask("a long one")
+        assert state is not None
+        wait_for(qtbot, state.figures_changed, lambda: state.answer_tokens > 20, 10_000)
         assert window.question.send.text() == "Stop"
         qtbot.keyClick(window.question.edit, Qt.Key.Key_Escape)
-        qtbot.waitUntil(lambda: not window.chat.busy, timeout=10_000)
+        wait_idle(qtbot, window)
     view = window.transcript.answer_views[-1]
     assert view.state.finish_reason == "cancelled"
     assert "stopped" in view.readout.text()
@@ -92,7 +95,7 @@ def test_streaming_is_throttled_and_touches_only_the_streaming_message(
     answerer = FakeAnswerer(["tok "] * 3000)
     window = _ready(qtbot, make_window, answerer)
     window.chat.ask("first")
-    qtbot.waitUntil(lambda: not window.chat.busy, timeout=20_000)
+    wait_idle(qtbot, window, timeout=20_000)
     first = window.transcript.answer_views[0]
     first_changes: list[int] = []
     first.body.document().contentsChange.connect(lambda *args: first_changes.append(1))
@@ -102,7 +105,7 @@ def test_streaming_is_throttled_and_touches_only_the_streaming_message(
     assert state is not None
     flushes: list[int] = []
     state.text_flushed.connect(lambda thinking, answer: flushes.append(len(answer)))
-    qtbot.waitUntil(lambda: not window.chat.busy, timeout=20_000)
+    wait_idle(qtbot, window, timeout=20_000)
     assert first_changes == []  # the finished answer was never re-rendered
     assert sum(flushes) == len("more ") * 3000
     assert len(flushes) < 3000  # batches, not one update per token
@@ -116,19 +119,24 @@ def test_cut_off_answer_shows_a_banner_and_continue_resumes_it(
     window = _ready(qtbot, make_window, answerer)
     state = window.chat.ask("long question")
     assert state is not None
-    qtbot.waitUntil(lambda: not window.chat.busy, timeout=10_000)
+    wait_idle(qtbot, window)
     assert state.final is not None
     state.finish(replace(state.final, finish_reason="length"))
     view = window.transcript.answer_views[0]
     assert view.banner.isVisibleTo(window) and view.continue_button.isVisibleTo(window)
     assert "cut off" in view.readout.text()
     qtbot.mouseClick(view.continue_button, Qt.MouseButton.LeftButton)
-    qtbot.waitUntil(lambda: len(answerer.requests) == 2 and not window.chat.busy, timeout=10_000)
+    wait_idle(qtbot, window)
+    assert len(answerer.requests) == 2
     question, options, _chat = answerer.requests[1]
     assert question == "long question"
     assert options.continue_from == state.answer_text and options.continue_from
     resumed = window.transcript.answer_views[1]
-    qtbot.waitUntil(lambda: resumed.body.toPlainText().startswith(state.answer_text), timeout=10_000)
+
+    def shows_all() -> bool:
+        return resumed.body.toPlainText().startswith(state.answer_text)
+
+    wait_for(qtbot, resumed.state.text_flushed, shows_all, 10_000)
 
 
 def test_budget_dialog_lists_the_parts(qtbot: QtBot, make_window: WindowFactory) -> None:
@@ -197,7 +205,7 @@ def test_an_answer_without_citations_lists_the_passages_it_was_given(
     ]
     window = _ready(qtbot, make_window, FakeAnswerer(["No markers here."], hits=hits))
     window.chat.ask("inverter?")
-    qtbot.waitUntil(lambda: not window.chat.busy, timeout=10_000)
+    wait_idle(qtbot, window)
     view = window.transcript.answer_views[0]
     text = view.sources.text()
     assert "No sources cited" in text and "[1] guide.txt, p. 2" in text and "[2] guide.txt, p. 3" in text
@@ -216,7 +224,7 @@ def test_new_chat_during_an_answer_stays_on_the_new_chat(qtbot: QtBot, make_wind
     window.chat.ask("a long one")
     qtbot.waitUntil(lambda: answerer.started.is_set(), timeout=10_000)
     window.chat.new_chat()
-    qtbot.waitUntil(lambda: not window.chat.busy, timeout=10_000)
+    wait_idle(qtbot, window)
     qtbot.wait(50)
     assert window.chat.chat_id is None
     assert chats_shown == [None]
@@ -224,7 +232,7 @@ def test_new_chat_during_an_answer_stays_on_the_new_chat(qtbot: QtBot, make_wind
     qtbot.waitUntil(lambda: len(answerer.requests) == 2, timeout=10_000)
     assert answerer.requests[1][2] is None  # it starts a new chat, not the old one
     window.chat.stop()
-    qtbot.waitUntil(lambda: not window.chat.busy, timeout=10_000)
+    wait_idle(qtbot, window)
 
 
 def test_the_chat_list_does_not_wait_behind_a_long_ingestion(
@@ -262,7 +270,7 @@ def test_the_located_sentences_show_before_the_answer_and_open_their_page(
     window = _ready(qtbot, make_window, answerer)
     window.chat.ask("When should I restart the inverter?")
     view = window.transcript.answer_views[0]
-    qtbot.waitUntil(lambda: view.found.isVisibleTo(view), timeout=10_000)
+    wait_for(qtbot, view.state.located_changed, lambda: view.found.isVisibleTo(view), 10_000)
     assert window.chat.busy  # shown while the answer still streams
     assert "Found on guide.txt p. 4" in view.found.text() and "red fault light" in view.found.text()
     opened: list[tuple[Citation, str]] = []
@@ -270,4 +278,4 @@ def test_the_located_sentences_show_before_the_answer_and_open_their_page(
     view.found.linkActivated.emit("found:0")
     assert opened and opened[0][0].chunk_id == 21 and "red fault light" in opened[0][1]
     window.chat.stop()
-    qtbot.waitUntil(lambda: not window.chat.busy, timeout=10_000)
+    wait_idle(qtbot, window)

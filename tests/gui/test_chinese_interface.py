@@ -19,6 +19,7 @@ from app.gui.main_window import MainWindow
 from app.gui.settings_dialog import SettingsDialog
 from tests.gui.conftest import WindowFactory
 from tests.gui.fakes import FakeAnswerer, fake_answer, fake_factory
+from tests.gui.waiting import wait_idle, wait_model
 
 REPO = Path(__file__).resolve().parents[2]
 CITATION = Citation(1, 7, "solar-guide.pdf", "/docs/solar-guide.pdf", 2, 2, 0, 40, "Restart the inverter.")
@@ -90,10 +91,10 @@ def answered_window(
     answerer = FakeAnswerer(["The inverter ", "restarts [1]."], hits=[])
     window = make_window(fake_factory(answerer), Settings(language=language))
     shown.append(window)
-    qtbot.waitUntil(lambda: window.app.model_info is not None, timeout=10_000)
+    wait_model(qtbot, window)
     state = window.chat.ask("How do I restart the inverter?")
     assert state is not None
-    qtbot.waitUntil(lambda: not window.chat.busy, timeout=10_000)
+    wait_idle(qtbot, window)
     assert state.final is not None
     # the answer as the check leaves it: cited and judged, so the verdict line and sources show
     state.finish(replace(fake_answer(state.answer_text, "stop"), citations=[CITATION], verdict="answered"))

@@ -11,6 +11,7 @@ from app.gui.main_window import MainWindow
 from tests.gui.conftest import WindowFactory
 from tests.gui.fakes import FakeAnswerer, FakeFolio, fake_factory
 from tests.gui.test_accessibility import CITATION
+from tests.gui.waiting import wait_for, wait_idle, wait_model
 
 
 def _answered(qtbot: QtBot, make_window: WindowFactory, reason: str = "stop") -> MainWindow:
@@ -18,10 +19,11 @@ def _answered(qtbot: QtBot, make_window: WindowFactory, reason: str = "stop") ->
     answerer.citations = [CITATION]
     answerer.finish_reason = reason
     window = make_window(fake_factory(answerer))
-    qtbot.waitUntil(lambda: window.app.model_info is not None, timeout=10_000)
+    wait_model(qtbot, window)
     window.question.edit.setPlainText("When do I restart the inverter?")
     window.question.submit()
-    qtbot.waitUntil(lambda: not window.chat.busy and len(window.transcript.answer_views) == 1, timeout=10_000)
+    wait_idle(qtbot, window)
+    assert len(window.transcript.answer_views) == 1
     return window
 
 
@@ -67,7 +69,7 @@ def test_an_answer_exported_where_it_cannot_be_written_says_so_and_writes_nothin
     state = window.transcript.current_answer()
     assert state is not None and state.final is not None
     window.exports.export_answer_to(state, target, "md")
-    qtbot.waitUntil(lambda: bool(window.app.reporter.history), timeout=5_000)
+    wait_for(qtbot, window.app.reporter.shown, lambda: bool(window.app.reporter.history), 5_000)
     kind, message = window.app.reporter.history[-1]
     assert kind == "problem" and "cannot write" in message and str(target) in message
     assert not target.exists()

@@ -18,6 +18,7 @@ from app.gui.budget_dialog import BudgetDialog, budget_rows
 from app.gui.settings_dialog import SettingsDialog
 from tests.gui.conftest import WindowFactory
 from tests.gui.fakes import FakeAnswerer, fake_factory
+from tests.gui.waiting import wait_idle, wait_model
 
 LOCAL = KvCacheUse("q8_0", "q8_0", 26_738_688, 4096, 700, 332)
 INFO = ModelInfo(
@@ -54,10 +55,11 @@ def test_the_token_budget_link_opens_the_kv_cache_of_the_answer(
     qtbot: QtBot, make_window: WindowFactory
 ) -> None:
     window = make_window(fake_factory(KvAnswerer(["Yes", "."])))
-    qtbot.waitUntil(lambda: window.app.model_info is not None, timeout=10_000)
+    wait_model(qtbot, window)
     qtbot.keyClicks(window.question.edit, "Is the cache reused?")
     qtbot.keyClick(window.question.edit, Qt.Key.Key_Return)
-    qtbot.waitUntil(lambda: not window.chat.busy and len(window.transcript.answer_views) == 1, timeout=10_000)
+    wait_idle(qtbot, window)
+    assert len(window.transcript.answer_views) == 1
     view = window.transcript.answer_views[0]
     assert view.state.phase == DONE
     assert view.budget_link.isVisibleTo(window)

@@ -13,6 +13,7 @@ from app.core.embed.reindex import ReindexAdvice
 from app.gui.main_window import MainWindow
 from tests.gui.conftest import WindowFactory
 from tests.gui.fakes import FakeAnswerer, FakeFolio
+from tests.gui.waiting import wait_for
 
 ADVICE = ReindexAdvice("all-MiniLM-L6-v2", "use-multilingual-v3", documents=2, pages=1800)
 
@@ -64,7 +65,7 @@ def test_no_notice_for_a_library_that_needs_no_re_index(
     window = make_window(Libraries(), start=False)
     with qtbot.assertNotEmitted(window.reindexer.advised, wait=300):
         window.app.start()
-        qtbot.waitUntil(lambda: window.app.embedder_ready, timeout=10_000)
+        wait_for(qtbot, window.app.embedder_warm, lambda: window.app.embedder_ready, 10_000)
     assert not window.reindex_notice.isVisible()
 
 

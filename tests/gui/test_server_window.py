@@ -15,6 +15,7 @@ from app.gui.app_controller import ServicesFactory
 from app.gui.main_window import MainWindow
 from tests.gui.conftest import WindowFactory
 from tests.gui.dragdrop import drop_files
+from tests.gui.waiting import wait_for, wait_model
 from tests.integration.llama_server import MODEL_NAME, LlamaServer
 
 pytestmark = pytest.mark.slow
@@ -44,7 +45,7 @@ def _window(
 ) -> MainWindow:
     settings = Settings(server_url=url, server_model=MODEL_NAME, n_ctx=4096, **changes)  # type: ignore[arg-type]
     window = make_window(factory, settings)
-    qtbot.waitUntil(lambda: window.app.model_info is not None, timeout=60_000)
+    wait_model(qtbot, window, timeout=60_000)
     return window
 
 
@@ -55,7 +56,7 @@ def _ingest(qtbot: QtBot, window: MainWindow, path: Path) -> None:
 
 def _done(qtbot: QtBot, window: MainWindow, state: AnswerState | None) -> AnswerState:
     assert state is not None
-    qtbot.waitUntil(lambda: state.phase == DONE and not window.chat.busy, timeout=180_000)
+    wait_for(qtbot, state.finished, lambda: state.phase == DONE and not window.chat.busy, 180_000)
     return state
 
 
@@ -99,7 +100,7 @@ def test_stop_in_the_window_closes_the_servers_stream(
     _ingest(qtbot, window, solar_pdf)
     state = window.chat.ask("Write a very long essay about batteries and inverters.")
     assert state is not None
-    qtbot.waitUntil(lambda: state.answer_tokens >= 3, timeout=120_000)
+    wait_for(qtbot, state.figures_changed, lambda: state.answer_tokens >= 3, 120_000)
     window.question.send.click()  # reads Stop while generating
     _done(qtbot, window, state)
     assert state.finish_reason == "cancelled"

@@ -16,13 +16,14 @@ from app.gui.settings_dialog import SettingsDialog
 from tests.gui.conftest import WindowFactory
 from tests.gui.dragdrop import file_drag
 from tests.gui.fakes import FakeAnswerer, fake_factory
+from tests.gui.waiting import wait_for, wait_model
 
 
 def test_settings_round_trip_through_the_dialog(
     qtbot: QtBot, make_window: WindowFactory, tmp_path: Path
 ) -> None:
     window = make_window(fake_factory(FakeAnswerer(["ok"])))
-    qtbot.waitUntil(lambda: window.app.model_info is not None, timeout=10_000)
+    wait_model(qtbot, window)
     window.open_settings()
     dialog = window.settings_dialog
     assert dialog is not None
@@ -78,10 +79,10 @@ def test_a_model_that_fails_to_load_keeps_the_previous_one_and_says_why(
     qtbot: QtBot, make_window: WindowFactory, tmp_path: Path
 ) -> None:
     window = make_window(fake_factory(FakeAnswerer(["ok"])))
-    qtbot.waitUntil(lambda: window.app.model_info is not None, timeout=10_000)
+    wait_model(qtbot, window)
     missing = str(tmp_path / "missing.gguf")
     window.app.apply_settings(window.app.settings.replace(model_path=missing, temperature=0.9))
-    qtbot.waitUntil(lambda: bool(window.app.reporter.history), timeout=10_000)
+    wait_for(qtbot, window.app.reporter.shown, lambda: bool(window.app.reporter.history), 10_000)
     kind, message = window.app.reporter.history[0]
     assert kind == "problem" and "missing.gguf" in message
     assert window.app.settings.model_path == "" and window.app.settings.temperature == 0.9
@@ -146,7 +147,7 @@ def test_remove_asks_first_then_removes_on_the_store_worker(qtbot: QtBot, make_w
     assert box is not None and "a.pdf" in box.text()
     box.button(QMessageBox.StandardButton.Yes).click()
     folio = window.app.folio
-    qtbot.waitUntil(lambda: getattr(folio, "removed", []) == [5], timeout=10_000)
+    wait_for(qtbot, window.app.documents_changed, lambda: getattr(folio, "removed", []) == [5], 10_000)
 
 
 def test_a_bug_shows_copyable_details_and_a_known_problem_a_plain_message(qtbot: QtBot) -> None:

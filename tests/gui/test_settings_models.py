@@ -20,6 +20,7 @@ from app.gui.tasks import TaskRunner
 from tests.core.gguf_files import QWEN3_LIKE_TEMPLATE, add_ollama_model, write_gguf
 from tests.gui.conftest import WindowFactory
 from tests.gui.fakes import FakeAnswerer, fake_factory
+from tests.gui.waiting import wait_for, wait_model
 from tests.integration.llama_server import MODEL_NAME, LlamaServer
 
 KEY = "sk-settings-test"
@@ -123,15 +124,15 @@ def test_settings_from_the_window_search_on_its_runner_and_apply_the_found_model
     qtbot: QtBot, home: Path, make_window: WindowFactory, tmp_path: Path
 ) -> None:
     window = make_window(fake_factory(FakeAnswerer(["ok"])))
-    qtbot.waitUntil(lambda: window.app.model_info is not None, timeout=10_000)
+    wait_model(qtbot, window)
     window.open_settings()
     dialog = window.settings_dialog
     assert dialog is not None and dialog.found.runner is window.app.runner
-    qtbot.waitUntil(lambda: dialog.found.scan is not None, timeout=20_000)
+    wait_for(qtbot, dialog.found.scanned, lambda: dialog.found.scan is not None, 20_000)
     click_row(qtbot, dialog, "Qwen3-0.6B-Q8_0")
     dialog.buttons.button(dialog.buttons.StandardButton.Ok).click()
     chosen = str(home / ".lmstudio/models/Qwen/Qwen3-0.6B-GGUF/Qwen3-0.6B-Q8_0.gguf")
-    qtbot.waitUntil(lambda: window.app.settings.model_path == chosen, timeout=10_000)
+    wait_for(qtbot, window.app.settings_changed, lambda: window.app.settings.model_path == chosen, 10_000)
     assert load_settings(tmp_path / "config" / "settings.json").model_path == chosen
 
 

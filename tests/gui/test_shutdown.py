@@ -13,6 +13,7 @@ from app.gui.main_window import MainWindow
 from app.gui.tasks import join_stragglers
 from tests.gui.conftest import WindowFactory
 from tests.gui.fakes import FakeAnswerer, fake_factory
+from tests.gui.waiting import wait_for, wait_model
 from tests.pdfgen import write_pdf
 from tests.reliability.campaign import record, topic_page
 
@@ -31,10 +32,11 @@ def test_close_during_ingestion(
     qtbot: QtBot, make_window: WindowFactory, real_factory: ServicesFactory, tmp_path: Path
 ) -> None:
     window = make_window(real_factory)
-    qtbot.waitUntil(lambda: window.app.embedder_ready, timeout=120_000)
+    wait_for(qtbot, window.app.embedder_warm, lambda: window.app.embedder_ready, 120_000)
     long_pdf = write_pdf(tmp_path / "long.pdf", [topic_page("meteor", 1, p) for p in range(1, 400)])
     window.ingest.add([long_pdf])
-    qtbot.waitUntil(lambda: window.ingest.current is not None and window.ingest.busy, timeout=30_000)
+    ingest = window.ingest
+    wait_for(qtbot, ingest.busy_changed, lambda: ingest.current is not None and ingest.busy, 30_000)
     qtbot.wait(1500)  # well into reading and embedding
     seconds = _close_timed(window)
     record("shutdown_during_ingestion_s", round(seconds, 2))
@@ -44,7 +46,7 @@ def test_close_during_ingestion(
 def test_close_during_generation(qtbot: QtBot, make_window: WindowFactory) -> None:
     answerer = FakeAnswerer(["word "] * 100_000, pause_s=0.001)
     window = make_window(fake_factory(answerer))
-    qtbot.waitUntil(lambda: window.app.model_info is not None, timeout=10_000)
+    wait_model(qtbot, window)
     window.chat.ask("a long one")
     qtbot.waitUntil(lambda: answerer.started.is_set(), timeout=10_000)
     seconds = _close_timed(window)

@@ -13,6 +13,7 @@ from pytestqt.qtbot import QtBot
 from tests.gui.conftest import WindowFactory
 from tests.gui.fakes import FakeAnswerer, fake_factory
 from tests.gui.heartbeat import Heartbeat
+from tests.gui.waiting import wait_idle, wait_model
 
 ROOT = Path(__file__).resolve().parents[2]
 SOAK_TOKENS = 20_000
@@ -29,15 +30,15 @@ def test_streaming_soak_survives_and_none_refcount_stays_flat(
     tokens = [f"word{n % 97} " if n % 40 else "\n\n" for n in range(SOAK_TOKENS)]
     answerer = FakeAnswerer(tokens)
     window = make_window(fake_factory(answerer))
-    qtbot.waitUntil(lambda: window.app.model_info is not None, timeout=10_000)
+    wait_model(qtbot, window)
     window.chat.ask("warm-up")  # first use creates caches, translators, fonts
-    qtbot.waitUntil(lambda: not window.chat.busy, timeout=60_000)
+    wait_idle(qtbot, window, timeout=60_000)
     heartbeat = Heartbeat()
     before = sys.getrefcount(None)
     heartbeat.start()
     state = window.chat.ask("soak")
     assert state is not None
-    qtbot.waitUntil(lambda: not window.chat.busy, timeout=300_000)
+    wait_idle(qtbot, window, timeout=300_000)
     heartbeat.stop()
     after = sys.getrefcount(None)
     assert state.answer_tokens == SOAK_TOKENS

@@ -16,6 +16,7 @@ from app.gui.app import create_window
 from app.gui.app_controller import ServicesFactory, default_factory
 from app.gui.main_window import MainWindow
 from app.gui.startup_problems import StartupProblemBox
+from tests.gui.waiting import wait_for
 from tests.pdfgen import write_pdf
 
 
@@ -31,8 +32,11 @@ def _window(
 
 
 def _box(qtbot: QtBot, window: MainWindow, kind: str) -> StartupProblemBox:
-    qtbot.waitUntil(
-        lambda: any(b.kind == kind for b in window.findChildren(StartupProblemBox)), timeout=120_000
+    wait_for(
+        qtbot,
+        window.app.startup_problem,
+        lambda: any(b.kind == kind for b in window.findChildren(StartupProblemBox)),
+        120_000,
     )
     return next(b for b in window.findChildren(StartupProblemBox) if b.kind == kind)
 

@@ -24,14 +24,13 @@ def test_success_and_progress_arrive_on_the_gui_thread(qtbot: QtBot) -> None:
             ctx.progress(step)
         return 42
 
-    done = threading.Event()
-    runner.submit(
-        Resource.STORE,
-        work,
-        on_progress=lambda v: seen.append(("progress", v, QThread.currentThread() is gui_thread)),
-        on_success=lambda v: (seen.append(("success", v, QThread.currentThread() is gui_thread)), done.set()),
-    )
-    qtbot.waitUntil(done.is_set, timeout=5000)
+    with qtbot.waitSignal(runner.busy_changed, timeout=5000, check_params_cb=lambda busy: not busy):
+        runner.submit(
+            Resource.STORE,
+            work,
+            on_progress=lambda v: seen.append(("progress", v, QThread.currentThread() is gui_thread)),
+            on_success=lambda v: seen.append(("success", v, QThread.currentThread() is gui_thread)),
+        )
     assert seen == [
         ("progress", 0, True),
         ("progress", 1, True),
@@ -63,11 +62,13 @@ def test_cancellation_is_not_a_failure(qtbot: QtBot) -> None:
         lambda ctx: outcomes.append("ran"),
         on_cancelled=lambda: outcomes.append("cancelled-queued"),
     )
-    with qtbot.assertNotEmitted(runner.task_failed):
+    with (
+        qtbot.assertNotEmitted(runner.task_failed),
+        qtbot.waitSignal(runner.busy_changed, timeout=5000, check_params_cb=lambda busy: not busy),
+    ):
         first.cancel()
         queued.cancel()
         gate.set()
-        qtbot.waitUntil(lambda: len(outcomes) == 2, timeout=5000)
     assert outcomes == ["cancelled-running", "cancelled-queued"]
     runner.shutdown()
 
@@ -80,8 +81,8 @@ def test_failure_without_handler_goes_to_task_failed(qtbot: QtBot) -> None:
 
     failures: list[tuple[object, str]] = []
     runner.task_failed.connect(lambda error, details: failures.append((error, details)))
-    runner.submit(Resource.STORE, broken)
-    qtbot.waitUntil(lambda: bool(failures), timeout=5000)
+    with qtbot.waitSignal(runner.task_failed, timeout=5000):
+        runner.submit(Resource.STORE, broken)
     error, details = failures[0]
     assert isinstance(error, ValueError) and "boom" in details and "Traceback" in details
     runner.shutdown()
@@ -98,9 +99,10 @@ def test_one_resource_runs_jobs_in_order_and_shutdown_cancels(qtbot: QtBot) -> N
             threading.Event().wait(0.005)
         raise Cancelled()
 
-    for n in range(3):
-        runner.submit(Resource.STORE, lambda _ctx, n=n: order.append(n))
-    qtbot.waitUntil(lambda: order == [0, 1, 2], timeout=5000)
+    with qtbot.waitSignal(runner.busy_changed, timeout=5000, check_params_cb=lambda busy: not busy):
+        for n in range(3):
+            runner.submit(Resource.STORE, lambda _ctx, n=n: order.append(n))
+    assert order == [0, 1, 2]
     handle = runner.submit(Resource.STORE, slow)
     running.wait(5)
     runner.shutdown()  # cancels the running job and joins the thread: must return

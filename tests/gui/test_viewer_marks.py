@@ -14,6 +14,7 @@ from app.core.qa import Folio
 from app.core.store.layers import PageLayerInfo
 from app.gui.pdf_viewer import PdfViewer, paragraph_display
 from tests.docgen import scan_pages, write_docx
+from tests.gui.waiting import wait_for
 from tests.pdfgen import write_pdf
 
 OCR_TEXT = "Bananas are tropical plants. A banana plant fruits only once in its life."
@@ -45,7 +46,9 @@ def test_passage_on_a_scanned_page_is_marked_from_its_boxes(qtbot: QtBot, tmp_pa
     viewer.show_citation(citation)
     assert viewer.highlighted and viewer.selected_text() == "A banana plant fruits only once in its life."
     assert "read by OCR" in viewer.title.text()
-    qtbot.waitUntil(lambda: viewer.current_page() == 1, timeout=10_000)
+    wait_for(
+        qtbot, viewer.view.pageNavigator().currentPageChanged, lambda: viewer.current_page() == 1, 10_000
+    )
     qtbot.waitUntil(lambda: bool(viewer.view.mark_rects()), timeout=10_000)
     page = viewer.view.page_rect(1)
     (mark,) = viewer.view.mark_rects()  # only the second line holds the passage

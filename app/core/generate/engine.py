@@ -5,6 +5,7 @@ from __future__ import annotations
 import threading
 import time
 from collections.abc import Generator, Iterator, Sequence
+from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
 
@@ -264,88 +265,116 @@ class Engine:
         prompt = list(tokens)
         model = self._model
         assert model is not None
-        splitter = ChannelSplitter([*model.stops, *stops], start_thinking, continuing)
-        utf8 = Utf8Stream()
-        cached = 0
-        first_at: float | None = None
-        last_at: float | None = None
-        completion = thinking = 0
-        drafts = LookupStats()
-        reason = "error"
-        error: str | None = None
-
-        def end(flushed: list[Piece]) -> GenerationEnd:
-            return GenerationEnd(
-                finish_reason=reason,
-                pieces=flushed,
-                prompt_tokens=len(prompt),
-                cached_tokens=cached,
-                prefill_ms=None if first_at is None else (first_at - started) * 1000.0,
-                first_token_at=first_at,
-                last_token_at=last_at,
-                completion_tokens=completion,
-                thinking_tokens=thinking,
-                error=error,
-                drafted_tokens=drafts.drafted,
-                accepted_tokens=drafts.accepted,
-            )
-
+        run = _Run(ChannelSplitter([*model.stops, *stops], start_thinking, continuing), len(prompt), started)
         if not prompt or len(prompt) >= llm.n_ctx():
-            error = f"the prompt has {len(prompt)} tokens; the context holds {llm.n_ctx()}"
-            yield end([])
+            run.error = f"the prompt has {len(prompt)} tokens; the context holds {llm.n_ctx()}"
+            yield run.end([])
             return
         try:
-            cached = self.cached_prefix(prompt)
-            llm.n_tokens = cached
-            for start in range(cached, len(prompt) - 1, self.n_batch):
-                if cancel is not None and cancel.cancelled:
-                    reason = "cancelled"
-                    yield end([])
-                    return
-                llm.eval(prompt[start : min(start + self.n_batch, len(prompt) - 1)])
-            if cancel is not None and cancel.cancelled:
-                reason = "cancelled"
-                yield end([])
+            run.cached = self.cached_prefix(prompt)
+            if not self._prefill(llm, prompt, run.cached, cancel):
+                run.reason = "cancelled"
+                yield run.end([])
                 return
             llm.set_seed(sampling.seed)
-            n_ctx = llm.n_ctx()
             compiled = self._grammar(grammar) if grammar else None
-            generator = self._generator(llm, prompt, sampling, compiled, drafts)
-            is_eog, vocab, stop_ids, piece = model.is_eog, model.vocab, model.stop_ids, model.piece
+            generator = self._generator(llm, prompt, sampling, compiled, run.drafts)
             try:
-                for token in generator:
-                    now = time.perf_counter()
-                    if first_at is None:
-                        first_at = now
-                    if is_eog(vocab, token) or token in stop_ids:
-                        reason = "stop"
-                        break
-                    last_at = now
-                    completion += 1
-                    was_thinking = splitter.channel == THINKING
-                    pieces = splitter.feed(utf8.feed(piece(token)))
-                    in_thinking = was_thinking or splitter.channel == THINKING
-                    if in_thinking:
-                        thinking += 1
-                    yield TokenStep(token, pieces, in_thinking, now)
-                    if splitter.stopped:
-                        reason = "stop"
-                        break
-                    if cancel is not None and cancel.cancelled:
-                        reason = "cancelled"
-                        break
-                    if completion >= sampling.max_tokens or llm.n_tokens + 1 >= n_ctx:
-                        reason = "length"
-                        break
+                yield from self._decode(llm, model, generator, sampling, cancel, run)
             finally:
                 generator.close()
         except Exception as exc:  # a llama.cpp failure ends this answer, not the app
-            reason, error = "error", f"{type(exc).__name__}: {exc}"
+            run.reason, run.error = "error", f"{type(exc).__name__}: {exc}"
             llm.reset()
-            yield end([])
+            yield run.end([])
             return
-        flushed = [] if splitter.stopped else splitter.feed(utf8.flush()) + splitter.flush()
-        result = end(flushed)
-        if reason in ("stop", "length"):
+        result = run.end(run.flushed())
+        if run.reason in ("stop", "length"):
             self._note_prefill(result)
         yield result
+
+    def _prefill(self, llm: Any, prompt: list[int], cached: int, cancel: CancelToken | None) -> bool:
+        """Evaluate the prompt after its cached prefix in batches, all but its last token (decoding
+        evaluates it); False when cancelled before the end."""
+        llm.n_tokens = cached
+        for start in range(cached, len(prompt) - 1, self.n_batch):
+            if cancel is not None and cancel.cancelled:
+                return False
+            llm.eval(prompt[start : min(start + self.n_batch, len(prompt) - 1)])
+        return not (cancel is not None and cancel.cancelled)
+
+    def _decode(
+        self,
+        llm: Any,
+        model: LoadedModel,
+        generator: Generator[int, Any, None],
+        sampling: Sampling,
+        cancel: CancelToken | None,
+        run: _Run,
+    ) -> Iterator[TokenStep]:
+        """A TokenStep per sampled token until a stop, the cancel, or the length limit (`run.reason`)."""
+        n_ctx = llm.n_ctx()
+        is_eog, vocab, stop_ids, piece = model.is_eog, model.vocab, model.stop_ids, model.piece
+        splitter, utf8 = run.splitter, run.utf8
+        for token in generator:
+            now = time.perf_counter()
+            if run.first_at is None:
+                run.first_at = now
+            if is_eog(vocab, token) or token in stop_ids:
+                run.reason = "stop"
+                return
+            run.last_at = now
+            run.completion += 1
+            was_thinking = splitter.channel == THINKING
+            pieces = splitter.feed(utf8.feed(piece(token)))
+            in_thinking = was_thinking or splitter.channel == THINKING
+            if in_thinking:
+                run.thinking += 1
+            yield TokenStep(token, pieces, in_thinking, now)
+            if splitter.stopped:
+                run.reason = "stop"
+                return
+            if cancel is not None and cancel.cancelled:
+                run.reason = "cancelled"
+                return
+            if run.completion >= sampling.max_tokens or llm.n_tokens + 1 >= n_ctx:
+                run.reason = "length"
+                return
+
+
+@dataclass
+class _Run:
+    """One generation's state as it streams (Engine.stream), and the GenerationEnd it makes."""
+
+    splitter: ChannelSplitter
+    prompt_tokens: int
+    started: float
+    utf8: Utf8Stream = field(default_factory=Utf8Stream)
+    cached: int = 0
+    first_at: float | None = None
+    last_at: float | None = None
+    completion: int = 0
+    thinking: int = 0
+    drafts: LookupStats = field(default_factory=LookupStats)
+    reason: str = "error"  # until the decode loop says why it ended
+    error: str | None = None
+
+    def flushed(self) -> list[Piece]:
+        """The text still held back when decoding ended (none after a stop string)."""
+        return [] if self.splitter.stopped else self.splitter.feed(self.utf8.flush()) + self.splitter.flush()
+
+    def end(self, flushed: list[Piece]) -> GenerationEnd:
+        return GenerationEnd(
+            finish_reason=self.reason,
+            pieces=flushed,
+            prompt_tokens=self.prompt_tokens,
+            cached_tokens=self.cached,
+            prefill_ms=None if self.first_at is None else (self.first_at - self.started) * 1000.0,
+            first_token_at=self.first_at,
+            last_token_at=self.last_at,
+            completion_tokens=self.completion,
+            thinking_tokens=self.thinking,
+            error=self.error,
+            drafted_tokens=self.drafts.drafted,
+            accepted_tokens=self.drafts.accepted,
+        )

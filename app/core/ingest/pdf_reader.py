@@ -109,6 +109,39 @@ def read_outline(reader: Any) -> dict[int, list[tuple[int, str]]] | None:
 def read_pdf(path: Path, ocr: bool) -> Iterator[ReadEvent]:
     """PageContent for every page, in order; with `ocr`, first a PagePlan and an OcrStarted
     before each page that is recognised."""
+    reader, count, outline = _open_pdf(path)
+    scanner = _open_scanner(path) if ocr else None
+    try:
+        if scanner is not None:
+            yield PagePlan(count, scanner.pages_without_text())
+        for index in range(count):
+            text = _page_text(reader, index)
+            marks = None if outline is None else tuple(outline.get(index, ()))
+            if scanner is not None and _visible_chars(normalize_text(text)) < OCR_BELOW_CHARS:
+                yield OcrStarted(index + 1, count)
+                recognised = scanner.recognise(index)
+                if recognised is not None and _visible_chars(recognised[0]) > _visible_chars(
+                    normalize_text(text)
+                ):
+                    yield PageContent(
+                        index + 1,
+                        count,
+                        recognised[0],
+                        normalized=True,
+                        ocr=True,
+                        boxes=recognised[1],
+                        outline=marks,
+                    )
+                    continue
+            yield PageContent(index + 1, count, text, outline=marks)
+    finally:
+        if scanner is not None:
+            scanner.close()
+
+
+def _open_pdf(path: Path) -> tuple[Any, int, dict[int, list[tuple[int, str]]] | None]:
+    """The opened pypdf reader (decrypted with the empty password when it can be), its page count
+    and its outline by page; UnreadableFile saying why it cannot be read."""
     import pypdf
     from pypdf.errors import DependencyError, FileNotDecryptedError, PdfReadError, PyPdfError
 
@@ -141,42 +174,23 @@ def read_pdf(path: Path, ocr: bool) -> Iterator[ReadEvent]:
         raise UnreadableFile(QT_TRANSLATE_NOOP("Core", "not a readable PDF") + f": {_reason(exc)}") from exc
     if count == 0:
         raise UnreadableFile(QT_TRANSLATE_NOOP("Core", "not a readable PDF: it has no pages"))
-    scanner = _open_scanner(path) if ocr else None
+    return reader, count, outline
+
+
+def _page_text(reader: Any, index: int) -> str:
+    """A page's text layer; "" for a page pypdf cannot read (one bad page must not sink the file)."""
+    from pypdf.errors import DependencyError, FileNotDecryptedError
+
     try:
-        if scanner is not None:
-            yield PagePlan(count, scanner.pages_without_text())
-        for index in range(count):
-            try:
-                text = reader.pages[index].extract_text() or ""
-            except FileNotDecryptedError as exc:
-                raise UnreadableFile(QT_TRANSLATE_NOOP("Core", "password protected")) from exc
-            except DependencyError as exc:
-                raise UnreadableFile(
-                    QT_TRANSLATE_NOOP("Core", "password protected (unsupported encryption)") + f": {exc}"
-                ) from exc
-            except Exception:  # one bad page (broken content stream, font) must not sink the file
-                text = ""
-            marks = None if outline is None else tuple(outline.get(index, ()))
-            if scanner is not None and _visible_chars(normalize_text(text)) < OCR_BELOW_CHARS:
-                yield OcrStarted(index + 1, count)
-                recognised = scanner.recognise(index)
-                if recognised is not None and _visible_chars(recognised[0]) > _visible_chars(
-                    normalize_text(text)
-                ):
-                    yield PageContent(
-                        index + 1,
-                        count,
-                        recognised[0],
-                        normalized=True,
-                        ocr=True,
-                        boxes=recognised[1],
-                        outline=marks,
-                    )
-                    continue
-            yield PageContent(index + 1, count, text, outline=marks)
-    finally:
-        if scanner is not None:
-            scanner.close()
+        return reader.pages[index].extract_text() or ""
+    except FileNotDecryptedError as exc:
+        raise UnreadableFile(QT_TRANSLATE_NOOP("Core", "password protected")) from exc
+    except DependencyError as exc:
+        raise UnreadableFile(
+            QT_TRANSLATE_NOOP("Core", "password protected (unsupported encryption)") + f": {exc}"
+        ) from exc
+    except Exception:  # one bad page (broken content stream, font) must not sink the file
+        return ""
 
 
 def _open_scanner(path: Path) -> _Scanner | None:

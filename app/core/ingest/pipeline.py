@@ -138,6 +138,29 @@ def sha256_of(path: Path) -> str:
     return digest.hexdigest()
 
 
+def _file_identity(path: Path) -> FileResult | tuple[str, int, str]:
+    """The file's kind, size and SHA-256; a failed FileResult when it cannot be read as a document."""
+    name = path.name
+    kind = file_kind(path)
+    if not path.exists():
+        return FileResult(str(path), name, "failed", error=QT_TRANSLATE_NOOP("Core", "file not found"))
+    if not path.is_file():
+        return FileResult(str(path), name, "failed", error=QT_TRANSLATE_NOOP("Core", "not a regular file"))
+    if kind is None:
+        return FileResult(str(path), name, "failed", error=unsupported_reason(path))
+    try:
+        size = path.stat().st_size
+        digest = sha256_of(path)
+    except OSError as exc:
+        return FileResult(
+            str(path),
+            name,
+            "failed",
+            error=QT_TRANSLATE_NOOP("Core", "cannot read the file") + f": {exc.strerror or exc}",
+        )
+    return kind, size, digest
+
+
 def _unchanged(path: Path, document: DocumentInfo) -> FileResult:
     return FileResult(
         str(path), document.name, "unchanged", document.pages, document.chunks, None, document.ocr_pages
@@ -219,25 +242,10 @@ class Ingester:
         reread: bool = False,
     ) -> FileResult:
         name = path.name
-        kind = file_kind(path)
-        if not path.exists():
-            return FileResult(str(path), name, "failed", error=QT_TRANSLATE_NOOP("Core", "file not found"))
-        if not path.is_file():
-            return FileResult(
-                str(path), name, "failed", error=QT_TRANSLATE_NOOP("Core", "not a regular file")
-            )
-        if kind is None:
-            return FileResult(str(path), name, "failed", error=unsupported_reason(path))
-        try:
-            size = path.stat().st_size
-            digest = sha256_of(path)
-        except OSError as exc:
-            return FileResult(
-                str(path),
-                name,
-                "failed",
-                error=QT_TRANSLATE_NOOP("Core", "cannot read the file") + f": {exc.strerror or exc}",
-            )
+        identity = _file_identity(path)
+        if isinstance(identity, FileResult):
+            return identity
+        kind, size, digest = identity
         existing = self.store.document_by_path(str(path))
         if existing is not None and existing.sha256 == digest and not reread:
             return _unchanged(path, existing)
@@ -246,29 +254,7 @@ class Ingester:
             return _unchanged(path, twin)
 
         page_counter = _PageCounter()
-        sectioned = kind in SECTION_KINDS
-
-        def batches() -> Iterator[list[NewChunk]]:
-            pages = self._pages(path, number, total, progress, cancel, page_counter)
-            settings = self.settings.current  # read per file: a change applies from the next file on
-            chunker = Chunker(
-                self.embedder.count_tokens,
-                self.embedder.split_by_tokens,
-                settings.chunk_tokens,
-                settings.chunk_overlap_tokens,
-                self.embedder.max_tokens - 2,
-            )
-            pending: list[ChunkDraft] = []
-            for draft in chunk_pages(chunker, pages, separate=sectioned):
-                pending.append(page_counter.locate(draft))
-                if len(pending) >= EMBED_BATCH:
-                    yield self._embed(pending)
-                    pending = []
-            if page_counter.text_chars < max(1, MIN_TEXT_CHARS_PER_PAGE * page_counter.pages):
-                raise NoTextLayer()
-            if pending:
-                yield self._embed(pending)
-
+        batches = self._batches(path, number, total, progress, cancel, page_counter, kind in SECTION_KINDS)
         try:
             outcome = self.store.write_document(
                 path=str(path),
@@ -276,7 +262,7 @@ class Ingester:
                 sha256=digest,
                 kind=kind,
                 size=size,
-                batches=batches(),
+                batches=batches,
                 page_count=lambda: page_counter.pages,
                 layers=lambda: page_counter.layers,
                 replace_same=reread,
@@ -292,6 +278,38 @@ class Ingester:
         return FileResult(
             str(path), doc.name, outcome.status, doc.pages, doc.chunks, None, page_counter.ocr_pages
         )
+
+    def _batches(
+        self,
+        path: Path,
+        number: int,
+        total: int,
+        progress: ProgressCallback | None,
+        cancel: CancelToken,
+        page_counter: _PageCounter,
+        sectioned: bool,
+    ) -> Iterator[list[NewChunk]]:
+        """The file's chunks, embedded in batches as its pages are read (lazily: inside the write);
+        NoTextLayer when the pages held too little text."""
+        pages = self._pages(path, number, total, progress, cancel, page_counter)
+        settings = self.settings.current  # read per file: a change applies from the next file on
+        chunker = Chunker(
+            self.embedder.count_tokens,
+            self.embedder.split_by_tokens,
+            settings.chunk_tokens,
+            settings.chunk_overlap_tokens,
+            self.embedder.max_tokens - 2,
+        )
+        pending: list[ChunkDraft] = []
+        for draft in chunk_pages(chunker, pages, separate=sectioned):
+            pending.append(page_counter.locate(draft))
+            if len(pending) >= EMBED_BATCH:
+                yield self._embed(pending)
+                pending = []
+        if page_counter.text_chars < max(1, MIN_TEXT_CHARS_PER_PAGE * page_counter.pages):
+            raise NoTextLayer()
+        if pending:
+            yield self._embed(pending)
 
     def _no_text_reason(self, kind: str) -> str:
         if kind != "pdf":

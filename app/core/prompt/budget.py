@@ -197,11 +197,7 @@ def assemble(
         )
     ctx_limit = n_ctx - max_tokens
     limit = ctx_limit if ttft_limit_tokens is None else min(ctx_limit, ttft_limit_tokens)
-
-    def render(passages: Sequence[Hit], turns: Sequence[HistoryTurn]) -> tuple[str, list[int]]:
-        text = model.render_chat(build_messages(question, passages, turns, instructions), enable_thinking)
-        return text, model.tokenize_prompt(text)
-
+    render = _Renderer(model, question, instructions, enable_thinking)
     _, base_tokens = render([], [])
     if len(base_tokens) > ctx_limit:
         raise UsageError(
@@ -214,9 +210,37 @@ def assemble(
             max_tokens,
             n_ctx,
         )
+    estimate = len(base_tokens) + model.count_tokens("\n\n") + SEPARATOR_SLACK
+    used, dropped, estimate = _fit_passages(model, hits, estimate, limit, ctx_limit)
+    turns = _fit_history(model, history, estimate, limit)
+    prompt, tokens = _trim(render, used, turns, dropped, limit, ctx_limit)
+    limits = Budget(n_ctx, answer_reserve=max_tokens, limit_tokens=limit, ttft_limit_tokens=ttft_limit_tokens)
+    budget = _spent(limits, model, question, used, turns, len(history), dropped, tokens, instructions)
+    messages = build_messages(question, used, turns, instructions)
+    return PromptPlan(prompt=prompt, tokens=tokens, messages=messages, passages=used, budget=budget)
+
+
+@dataclass(frozen=True)
+class _Renderer:
+    """The prompt of one question rendered by the model's template, and its exact tokens."""
+
+    model: PromptModel
+    question: str
+    instructions: str
+    enable_thinking: bool
+
+    def __call__(self, passages: Sequence[Hit], turns: Sequence[HistoryTurn]) -> tuple[str, list[int]]:
+        messages = build_messages(self.question, passages, turns, self.instructions)
+        text = self.model.render_chat(messages, self.enable_thinking)
+        return text, self.model.tokenize_prompt(text)
+
+
+def _fit_passages(
+    model: PromptModel, hits: Sequence[Hit], estimate: int, limit: int, ctx_limit: int
+) -> tuple[list[Hit], list[DroppedPassage], int]:
+    """The passages that fit by estimate, best-first, those left out and why, and the new estimate."""
     used: list[Hit] = []
     dropped: list[DroppedPassage] = []
-    estimate = len(base_tokens) + model.count_tokens("\n\n") + SEPARATOR_SLACK
     for hit in hits:
         cost = model.count_tokens(format_passage(len(used) + 1, hit)) + SEPARATOR_SLACK
         # The TTFT target never leaves the model without a passage: the best one that fits the
@@ -227,7 +251,13 @@ def assemble(
         else:
             reason = "context" if estimate + cost > ctx_limit else "ttft_target"
             dropped.append(DroppedPassage(hit.chunk_id, hit.document, hit.page, cost, reason))
+    return used, dropped, estimate
 
+
+def _fit_history(
+    model: PromptModel, history: Sequence[HistoryTurn], estimate: int, limit: int
+) -> list[HistoryTurn]:
+    """The newest history turns that fit by estimate after the passages, oldest first."""
     turns: list[HistoryTurn] = []
     for turn in reversed(history):  # newest first; older turns go first when short
         cost = model.count_tokens(turn.question) + model.count_tokens(turn.answer) + 12
@@ -235,28 +265,51 @@ def assemble(
             break
         turns.insert(0, turn)
         estimate += cost
+    return turns
 
+
+def _trim(
+    render: _Renderer,
+    used: list[Hit],
+    turns: list[HistoryTurn],
+    dropped: list[DroppedPassage],
+    limit: int,
+    ctx_limit: int,
+) -> tuple[str, list[int]]:
+    """Render exactly and drop the oldest turn, else the last passage, until the prompt fits
+    (`used`, `turns` and `dropped` are updated in place)."""
     prompt, tokens = render(used, turns)
     while (len(tokens) > limit and (turns or len(used) > 1)) or (len(tokens) > ctx_limit and used):
         if turns:
             turns.pop(0)
         else:
             hit = used.pop()
-            cost = model.count_tokens(format_passage(len(used) + 1, hit))
+            cost = render.model.count_tokens(format_passage(len(used) + 1, hit))
             reason = "context" if len(tokens) > ctx_limit else "ttft_target"
             dropped.insert(0, DroppedPassage(hit.chunk_id, hit.document, hit.page, cost, reason))
         prompt, tokens = render(used, turns)
+    return prompt, tokens
 
+
+def _spent(
+    limits: Budget,
+    model: PromptModel,
+    question: str,
+    used: Sequence[Hit],
+    turns: Sequence[HistoryTurn],
+    history_count: int,
+    dropped: list[DroppedPassage],
+    tokens: Sequence[int],
+    instructions: str,
+) -> Budget:
+    """`limits` with where the prompt's tokens went, what was used and what was dropped."""
     system_text = system_prompt(used, instructions)
     passages_tokens = model.count_tokens(passages_block(used)) if used else 0
     system_tokens = model.count_tokens(system_text) - passages_tokens
     history_tokens = sum(model.count_tokens(t.question) + model.count_tokens(t.answer) for t in turns)
     question_tokens = model.count_tokens(question)
-    budget = Budget(
-        n_ctx=n_ctx,
-        answer_reserve=max_tokens,
-        limit_tokens=limit,
-        ttft_limit_tokens=ttft_limit_tokens,
+    return replace(
+        limits,
         prompt_tokens=len(tokens),
         system_tokens=system_tokens,
         passages_tokens=passages_tokens,
@@ -266,7 +319,5 @@ def assemble(
         passages_used=[hit.chunk_id for hit in used],
         passages_dropped=dropped,
         history_turns_used=len(turns),
-        history_turns_dropped=len(history) - len(turns),
+        history_turns_dropped=history_count - len(turns),
     )
-    messages = build_messages(question, used, turns, instructions)
-    return PromptPlan(prompt=prompt, tokens=tokens, messages=messages, passages=used, budget=budget)

@@ -53,27 +53,18 @@ def write_document(
         with write_lock:
             with sessions.begin() as session:
                 old = session.scalar(select(Document).where(Document.path == path))
-                same = old if old is not None and old.sha256 == sha256 and not replace_same else None
-                if old is None:
-                    same = session.scalar(
-                        select(Document).where(Document.sha256 == sha256).order_by(Document.id).limit(1)
-                    )
+                same = _same_document(session, old, sha256, replace_same)
                 if same is not None:
                     count = session.scalar(select(func.count(Chunk.id)).where(Chunk.document_id == same.id))
                     return WriteOutcome("unchanged", document_info(same, int(count or 0)), None)
-                replaced = np.zeros(0, dtype=np.int64)
                 now = utcnow()
                 if old is not None:
-                    replaced = np.asarray(
-                        session.scalars(select(Chunk.id).where(Chunk.document_id == old.id)).all(),
-                        dtype=np.int64,
-                    )
-                    delete_keyword_rows(session, replaced)
-                    session.execute(delete(Chunk).where(Chunk.document_id == old.id))
+                    replaced = _clear_chunks(session, old.id)
                     doc = old
                     doc.sha256, doc.size, doc.kind, doc.updated_at = sha256, size, kind, now
                     doc.status, doc.pages = "ready", pages
                 else:
+                    replaced = np.zeros(0, dtype=np.int64)
                     doc = Document(
                         path=path,
                         name=name,
@@ -88,19 +79,46 @@ def write_document(
                     session.add(doc)
                 session.flush()
                 replace_layers(session, doc.id, layers() if layers is not None else [])
-                new_ids: list[int] = []
-                for part in staging.rows():
-                    rows = [Chunk(document_id=doc.id, **chunk_fields(staged)) for staged in part]
-                    session.add_all(rows)
-                    session.flush()
-                    insert_keyword_rows(session, [(r.id, with_heading(r.heading, r.text)) for r in rows])
-                    new_ids.extend(r.id for r in rows)
+                new_ids = _insert_chunks(session, doc.id, staging)
                 before, after = bump_generation(session)
             change = VectorChange(before, after, replaced, np.asarray(new_ids, dtype=np.int64))
             if on_commit is not None:
                 on_commit(change)
     status = "updated" if old is not None else "added"
     return WriteOutcome(status, document_info(doc, len(new_ids)), change)
+
+
+def _same_document(
+    session: Session, old: Document | None, sha256: str, replace_same: bool
+) -> Document | None:
+    """The stored document this write would leave unchanged: the one at the path with the same
+    content (unless `replace_same`), or for a new path the first one with the same content."""
+    if old is not None:
+        return old if old.sha256 == sha256 and not replace_same else None
+    return session.scalar(select(Document).where(Document.sha256 == sha256).order_by(Document.id).limit(1))
+
+
+def _clear_chunks(session: Session, document_id: int) -> np.ndarray:
+    """Delete a document's chunks and their keyword rows; the deleted chunk ids."""
+    ids = np.asarray(
+        session.scalars(select(Chunk.id).where(Chunk.document_id == document_id)).all(),
+        dtype=np.int64,
+    )
+    delete_keyword_rows(session, ids)
+    session.execute(delete(Chunk).where(Chunk.document_id == document_id))
+    return ids
+
+
+def _insert_chunks(session: Session, document_id: int, staging: ChunkStaging) -> list[int]:
+    """Copy the staged chunks into the library with their keyword rows; their new ids, in order."""
+    new_ids: list[int] = []
+    for part in staging.rows():
+        rows = [Chunk(document_id=document_id, **chunk_fields(staged)) for staged in part]
+        session.add_all(rows)
+        session.flush()
+        insert_keyword_rows(session, [(r.id, with_heading(r.heading, r.text)) for r in rows])
+        new_ids.extend(r.id for r in rows)
+    return new_ids
 
 
 def delete_document(

@@ -20,7 +20,7 @@ from app.core.answering.pipeline.finish import build_answer, check, gated_budget
 from app.core.answering.pipeline.model_slot import ModelSlot
 from app.core.answering.pipeline.reader import LibraryReader
 from app.core.answering.pipeline.reask import reask_prompt, wants_reask
-from app.core.answering.pipeline.stages import PreparedPrompt, prepare_prompt, retrieve
+from app.core.answering.pipeline.stages import PreparedPrompt, Retrieval, prepare_prompt, retrieve
 from app.core.answering.run import AnswerRun
 from app.core.answering.types import (
     Answer,
@@ -143,20 +143,8 @@ class Answerer:
         if scope.whole:
             yield from self._whole(ask, scope, run, engine, chat_id, cancel, started)
             return
-        turns: list[Turn] = []
         try:
-            turns = self.conversations.turns(chat_id) if chat_id is not None else []  # read once
-            found = retrieve(
-                self._reader.search,
-                ask.question,
-                ask.passages_k,
-                turns,
-                ask.settings.grounding_threshold,
-                self._scales,
-                self._reader.passages,
-            )
-            run.hits, run.retrieval_ms, run.gate = found.hits, found.retrieval_ms, found.gate
-            run.follow_up, run.carried = found.follow_up, found.carried
+            turns, found = self._retrieve(ask, run, chat_id)
         except Exception as exc:
             run.mark("retrieve", started)
             yield Retrieved([], 0.0)
@@ -183,6 +171,35 @@ class Answerer:
             yield Delta(run.answer[-1], "answer", 0)
             yield Finished(self._finish(run, "stop", chat_id))
             return
+        yield from self._generate(run, engine, prompt, chat_id, cancel)
+
+    def _retrieve(
+        self, ask: ResolvedAsk, run: AnswerRun, chat_id: int | None
+    ) -> tuple[list[Turn], Retrieval]:
+        """The chat's turns (read once) and the question's passages, recorded on the run."""
+        turns = self.conversations.turns(chat_id) if chat_id is not None else []
+        found = retrieve(
+            self._reader.search,
+            ask.question,
+            ask.passages_k,
+            turns,
+            ask.settings.grounding_threshold,
+            self._scales,
+            self._reader.passages,
+        )
+        run.hits, run.retrieval_ms, run.gate = found.hits, found.retrieval_ms, found.gate
+        run.follow_up, run.carried = found.follow_up, found.carried
+        return turns, found
+
+    def _generate(
+        self,
+        run: AnswerRun,
+        engine: ChatEngine,
+        prompt: PreparedPrompt,
+        chat_id: int | None,
+        cancel: CancelToken,
+    ) -> Iterator[AnswerEvent]:
+        """Decode, check, ask once more when the answer stated nothing, then build and persist."""
         yield from decode(run, engine, prompt, cancel)
         reason = run.end.finish_reason if run.end else "error"
         judgement: Judgement | None = judge_run(run, reason, self._verifier, self._policy, self._embed)

@@ -166,17 +166,8 @@ def prepare_prompt(
 
     plan = plan_for(question)
     if settings.answer_from == "hinted" and located:
-        # numbered as the plan numbers the passages that fit; again if the hint made one drop out
         hint = [replace(f, sentence=escape(f.sentence)) for f in located]
-        for _ in range(2):
-            asked = hinted_question(question, plan.passages, hint)
-            if asked == question:
-                break
-            hinted = plan_for(asked)
-            if [h.chunk_id for h in hinted.passages] == [h.chunk_id for h in plan.passages]:
-                plan = hinted
-                break
-            plan = hinted
+        plan = _hinted_plan(plan, question, hint, plan_for)
     budget = _with_excerpts(plan.budget, shown, hits, lambda text: engine.count_tokens(escape(text)))
     cached = engine.cached_prefix(plan.tokens)
     elapsed_ms = (time.perf_counter() - submitted) * 1000.0
@@ -185,21 +176,52 @@ def prepare_prompt(
     )
     originals = {hit.chunk_id: hit for hit in hits}
     passages = [originals[hit.chunk_id] for hit in plan.passages]
-    tokens, start_thinking = plan.tokens, engine.opens_thinking(plan.prompt)
     continued = ask.continue_from.rstrip("\ufffd")  # never feed a broken character
-    if continued:
-        tokens = engine.tokenize_prompt(plan.prompt + escape(continued))
-        if len(tokens) + ask.sampling.max_tokens > info.n_ctx:
-            raise UsageError(
-                QT_TRANSLATE_NOOP("Core", "there is no room left in the context to continue this answer")
-            )
-        start_thinking = False
-    grammar = None
-    figures = found_figures(ask.question, located) if settings.figures_from == "found" and located else None
-    if (ask.cite_mode == "constrained" or figures is not None) and not ask.thinking and passages:
-        grammar = citation_grammar(len(passages), figures)  # thinking text stays free
+    tokens, start_thinking = _prompt_tokens(ask, engine, info, plan, escape(continued) if continued else "")
+    grammar = _answer_grammar(ask, located, len(passages))
     chat = ChatRequest(tuple(plan.messages), ask.thinking)
     return PreparedPrompt(tokens, passages, budget, start_thinking, continued, grammar, chat)
+
+
+def _hinted_plan(
+    plan: PromptPlan, question: str, hint: Sequence[FoundSentence], plan_for: Callable[[str], PromptPlan]
+) -> PromptPlan:
+    """The plan of the question with the located sentences after it (answer_from "hinted"),
+    numbered as the plan numbers the passages that fit; again if the hint made one drop out."""
+    for _ in range(2):
+        asked = hinted_question(question, plan.passages, hint)
+        if asked == question:
+            break
+        hinted = plan_for(asked)
+        if [h.chunk_id for h in hinted.passages] == [h.chunk_id for h in plan.passages]:
+            return hinted
+        plan = hinted
+    return plan
+
+
+def _prompt_tokens(
+    ask: ResolvedAsk, engine: ChatEngine, info: ModelInfo, plan: PromptPlan, continued: str
+) -> tuple[list[int], bool]:
+    """The tokens the model runs and whether the template opened a thinking block; a continuation
+    (`continued`, escaped: the cut-off answer's text) resumes inside the assistant turn."""
+    if not continued:
+        return plan.tokens, engine.opens_thinking(plan.prompt)
+    tokens = engine.tokenize_prompt(plan.prompt + continued)
+    if len(tokens) + ask.sampling.max_tokens > info.n_ctx:
+        raise UsageError(
+            QT_TRANSLATE_NOOP("Core", "there is no room left in the context to continue this answer")
+        )
+    return tokens, False
+
+
+def _answer_grammar(ask: ResolvedAsk, located: Sequence[FoundSentence], passages: int) -> str | None:
+    """The citation grammar ("constrained" mode, or the figures Folio found when figures_from is
+    "found"); None while thinking (thinking text stays free) or without passages."""
+    found = ask.settings.figures_from == "found" and located
+    figures = found_figures(ask.question, located) if found else None
+    if (ask.cite_mode == "constrained" or figures is not None) and not ask.thinking and passages:
+        return citation_grammar(passages, figures)
+    return None
 
 
 def prompt_passages(
