@@ -4,7 +4,9 @@ Fed every page of a document in order (its raw text, whose lines tell contents l
 headings apart, and its normalised text, where chunk offsets point), it marks each chunk draft with
 - `heading`: the heading path in effect at the chunk ("Guide › Networking › Proxy settings"): a
   PDF's bookmarks when it has any, else the numbered headings of its lines ("Chapter 7",
-  "7.18 Why does …", "第三章 …"); a section's path for documents without pages;
+  "7.18 Why does …", "第三章 …") and, in a Markdown or plain-text file, its "#" heading lines
+  (the path names them without the "#" marks; lines inside ``` fences are code); a section's path
+  for documents without pages;
 - `contents`: at least CONTENTS_SHARE of the chunk's characters are table-of-contents, index or
   dotted-leader lines (app/core/contents.py).
 """
@@ -12,6 +14,7 @@ headings apart, and its normalised text, where chunk offsets point), it marks ea
 from __future__ import annotations
 
 import dataclasses
+import re
 from bisect import bisect_right, insort
 
 from app.core.contents import contents_flags, heading_level
@@ -24,6 +27,12 @@ from app.core.passage import ChunkDraft
 CONTENTS_SHARE = 0.5
 # A heading path keeps its deepest levels, at most this many ("Part › Chapter › Section")
 PATH_LEVELS = 3
+# A "#" line longer than this is a comment or a hashtagged sentence, not a heading
+HEADING_CHARS = 100
+# A Markdown (ATX) heading line: one to six "#", a space, the title, optional closing "#"s
+_MARKDOWN_HEADING = re.compile(r"(#{1,6})[ \t]+(.+?)(?:[ \t]+#+)?[ \t]*")
+# A line that opens or closes a fenced code block ("# install" inside it is a shell comment)
+_FENCE = re.compile(r"(?:```|~~~)")
 
 
 def line_spans(raw: str, normalized: str) -> list[tuple[int, int, str]]:
@@ -59,7 +68,9 @@ def page_lines(page: PageContent, text: str) -> list[tuple[int, int, str]]:
 class DocumentStructure:
     """The headings and contents lines of one document's pages, read as they stream in."""
 
-    def __init__(self) -> None:
+    def __init__(self, markdown: bool = False) -> None:
+        self._markdown = markdown  # "#" lines are headings (Markdown and plain-text files)
+        self._fenced = False  # inside a fenced code block (it may span pages)
         # (page, offset, order read, path): two headings at one place (a bookmark whose title is not
         # found on its page is put at the page's start) count in the order they came
         self._headings: list[tuple[int, int, int, str]] = []
@@ -84,9 +95,25 @@ class DocumentStructure:
                 self._open_heading(level, normalize_text(title), page.number, max(offset, 0))
         elif not page.section:
             for (start, _, line), flag in zip(lines, flags, strict=True):
+                if self._markdown and self._markdown_line(line, page.number, start):
+                    continue
                 level = 0 if flag else heading_level(line)
                 if level:
                     self._open_heading(level, line, page.number, start)
+
+    def _markdown_line(self, line: str, page: int, start: int) -> bool:
+        """Whether a text file's line is Markdown structure (a "#" heading, opened here under its
+        title without the marks; a code fence or a line inside one), not a line to read on."""
+        if _FENCE.match(line):
+            self._fenced = not self._fenced
+            return True
+        if self._fenced:
+            return True
+        heading = _MARKDOWN_HEADING.fullmatch(line)
+        if heading is None or len(heading.group(2)) > HEADING_CHARS:
+            return False
+        self._open_heading(len(heading.group(1)), heading.group(2), page, start)
+        return True
 
     def _open_heading(self, level: int, title: str, page: int, offset: int) -> None:
         if not title:
