@@ -1,0 +1,323 @@
+"""Issue 34 item 3, measured: a sentence-level dense leg beside the chunk leg, fused per script.
+
+Nothing in the library changes: every chunk of the cached eval library (the one
+`eval_answers.py` builds) is split by the one passage splitter
+(`app/core/answering/evidence/sentences.py`), its sentences (or windows of `--windows` consecutive
+sentences) are embedded into an in-memory FAISS index per script, and a search adds one more dense
+leg: the units' top hits mapped to their chunks (best unit per chunk), weighted `ratio` x the chunk
+dense leg's weight among the query's own script, and fused into the other script's list (weight
+`ratio`) when the multilingual weights fuse it apart. Ratio 0 is today's search.
+
+Prints per configuration the hit@1/hit@5/MRR per language and cross-language of the chosen
+questions, the fact questions' hit@5, and the costs: unit embedding time against the chunks' own
+embedding time (ingestion), the units' index size against the chunk index's, and the extra search
+time; with `--latency N`, one flat FAISS search over N random unit vectors (p50/p95).
+
+Usage: python benchmarks/bench_sentence_leg.py --half calibration [--windows 1,2]
+       [--ratios 0,0.25,0.5,1,2] [--ids-prefix u-,ux-] [--latency 100000] [--out NAME]
+"""
+
+from __future__ import annotations
+
+import argparse
+import json
+import sys
+import tempfile
+import time
+from collections.abc import Sequence
+from dataclasses import asdict
+from pathlib import Path
+from typing import Any
+
+import numpy as np
+import numpy.typing as npt
+
+REPO = Path(__file__).resolve().parents[1]
+sys.path.insert(0, str(REPO))
+
+from app.core.answering.evidence.sentences import split_sentences  # noqa: E402
+from app.core.embed.embedder import Embedder  # noqa: E402
+from app.core.fusion import ranked, reciprocal_rank_fusion  # noqa: E402
+from app.core.passage import with_heading  # noqa: E402
+from app.core.retrieve import LegWeights, Retriever, query_script  # noqa: E402
+from app.core.script import text_script  # noqa: E402
+from app.core.services import build_services  # noqa: E402
+from app.core.store.records import ChunkRow  # noqa: E402
+from benchmarks.eval_answers import eval_settings  # noqa: E402
+from benchmarks.eval_answers import parse_args as eval_args  # noqa: E402
+from benchmarks.evaluation import report, scoring  # noqa: E402
+from benchmarks.evaluation.dataset import Question, load_questions  # noqa: E402
+from benchmarks.evaluation.library import CACHE_ROOT, META_FILE, prepared_library, working_copy  # noqa: E402
+
+RESULTS = REPO / "benchmarks" / "results"
+UNIT_HITS = 8  # units searched per chunk wanted: many units of one chunk may lead the ranking
+COLUMNS = [("hit@1", "hit@1"), ("hit@5", "hit@5"), ("mrr", "MRR")]
+
+
+def units_of(row: ChunkRow, window: int) -> list[str]:
+    """The chunk's sentences, or windows of `window` consecutive sentences (stride 1)."""
+    sentences = split_sentences(row.text)
+    if len(sentences) <= window:
+        return [row.text]
+    return [
+        row.text[sentences[i].start : sentences[i + window - 1].end]
+        for i in range(len(sentences) - window + 1)
+    ]
+
+
+class UnitIndex:
+    """The units of every chunk, embedded, in one flat inner-product index per script."""
+
+    def __init__(self, rows: Sequence[ChunkRow], window: int, embedder: Embedder, cache: Path) -> None:
+        import faiss
+
+        texts: list[str] = []
+        owners: list[int] = []
+        for row in rows:
+            for unit in units_of(row, window):
+                texts.append(unit)
+                owners.append(row.chunk_id)
+        self.owners = np.asarray(owners, dtype=np.int64)
+        self.count = len(texts)
+        self.embed_s = 0.0
+        if cache.is_file():
+            saved = np.load(cache)
+            vectors = saved["vectors"]
+            self.embed_s = float(saved["embed_s"])
+        else:
+            started = time.perf_counter()
+            vectors = embedder.embed(texts)
+            self.embed_s = time.perf_counter() - started
+            np.savez(cache, vectors=vectors, embed_s=self.embed_s)
+        self.bytes = int(vectors.nbytes)
+        script_of = {row.chunk_id: text_script(row.text) for row in rows}
+        self.indexes: dict[str, tuple[Any, npt.NDArray[np.int64]]] = {}
+        for script in ("latin", "cjk"):
+            members = np.asarray(
+                [n for n, cid in enumerate(owners) if script_of[cid] == script], dtype=np.int64
+            )
+            index = faiss.IndexFlatIP(vectors.shape[1])
+            if len(members):
+                index.add(np.ascontiguousarray(vectors[members]))
+            self.indexes[script] = (index, members)
+        self.search_ms: list[float] = []
+
+    def ranking(self, query: npt.NDArray[np.float32], script: str, pool: int) -> list[tuple[int, float]]:
+        """Chunks of `script` by their best unit's cosine to the query, at most `pool`."""
+        started = time.perf_counter()
+        index, members = self.indexes[script]
+        if index.ntotal == 0:
+            return []
+        scores, found = index.search(query.reshape(1, -1), min(index.ntotal, pool * UNIT_HITS))
+        best: dict[int, float] = {}
+        for score, position in zip(scores[0], found[0], strict=True):
+            if position < 0:
+                continue
+            chunk = int(self.owners[members[position]])
+            if chunk not in best:
+                best[chunk] = float(score)
+        self.search_ms.append((time.perf_counter() - started) * 1000)
+        return list(best.items())[:pool]
+
+
+class SentenceLegRetriever(Retriever):
+    """Retriever.fused with the unit legs: `ratio` x the dense weight among the query's own script,
+    and (apart) fused into the other script's list at weight `ratio`."""
+
+    units: UnitIndex
+    ratio: float = 0.0
+
+    def fused(self, normalized: str, pool: int, translated: str = "") -> tuple[np.ndarray, dict[int, float]]:
+        if self.ratio <= 0:
+            return super().fused(normalized, pool, translated)
+        script = query_script(normalized)
+        weights: LegWeights = self.weights[script]
+        other_script = "latin" if script == "cjk" else "cjk"
+        legs = [
+            (weight, self.keyword_search(table, phrases, pool))
+            for weight, table, phrases in self.keyword_legs(normalized)
+        ]
+        query_vector = self.embedder.embed_query([normalized])[0]
+        dense = self.dense_legs(query_vector, script, weights, pool)
+        own_units = [cid for cid, _ in self.units.ranking(query_vector, script, pool)]
+        sentence_weight = self.ratio * (weights.dense or 0.5)
+        if not (weights.apart and weights.other_script and weights.dense > 0):
+            other_units = (
+                [cid for cid, _ in self.units.ranking(query_vector, other_script, pool)]
+                if weights.other_script
+                else []
+            )
+            all_legs = [(w, [cid for cid, _ in found]) for w, found in dense] + legs
+            all_legs += [
+                (sentence_weight, own_units),
+                (self.ratio * (weights.other_script or 0.0), other_units),
+            ]
+            return query_vector, reciprocal_rank_fusion([r for _, r in all_legs], [w for w, _ in all_legs])
+        (own_w, own_found), (other_w, other_found) = dense[0], dense[1]
+        own_legs = [(own_w, [cid for cid, _ in own_found]), (sentence_weight, own_units), *legs]
+        own = ranked(reciprocal_rank_fusion([r for _, r in own_legs], [w for w, _ in own_legs]))
+        other_units = [cid for cid, _ in self.units.ranking(query_vector, other_script, pool)]
+        other = ranked(
+            reciprocal_rank_fusion([[cid for cid, _ in other_found], other_units], [1.0, self.ratio])
+        )
+        best = [own_found[0][1] if own_found else -1.0, other_found[0][1] if other_found else -1.0]
+        weight = other_w
+        if weights.other_margin is not None and best[1] < best[0] - weights.other_margin:
+            weight *= weights.other_damp
+        return query_vector, reciprocal_rank_fusion([own, other], [1.0, weight])
+
+
+def chosen_questions(args: argparse.Namespace) -> list[Question]:
+    questions = [q for q in load_questions().questions if q.answerable]
+    if args.half:
+        questions = [q for q in questions if q.half == args.half]
+    if args.ids_prefix:
+        prefixes = tuple(p.strip() for p in args.ids_prefix.split(",") if p.strip())
+        questions = [q for q in questions if q.id.startswith(prefixes)]
+    return questions
+
+
+def summary(records: Sequence[scoring.RetrievalRecord]) -> dict[str, Any]:
+    out = scoring.by_language(records, scoring.summarize_retrieval)
+    facts = [r for r in records if r.kind == "fact"]
+    out["fact"] = scoring.summarize_retrieval(facts)
+    out["every"] = scoring.summarize_retrieval(records)
+    return out
+
+
+def flat_latency(count: int, dimension: int, queries: int = 40) -> dict[str, float]:
+    """p50/p95 ms of one flat inner-product search (k 400) over `count` random unit vectors, one thread."""
+    import faiss
+
+    faiss.omp_set_num_threads(1)
+    rng = np.random.default_rng(7)
+    index = faiss.IndexFlatIP(dimension)
+    for start in range(0, count, 100_000):
+        block = rng.standard_normal((min(100_000, count - start), dimension)).astype(np.float32)
+        block /= np.linalg.norm(block, axis=1, keepdims=True)
+        index.add(block)
+    times = []
+    for _ in range(queries):
+        query = rng.standard_normal((1, dimension)).astype(np.float32)
+        started = time.perf_counter()
+        index.search(query, 400)
+        times.append((time.perf_counter() - started) * 1000)
+    return {
+        "vectors": count,
+        "p50_ms": float(np.percentile(times, 50)),
+        "p95_ms": float(np.percentile(times, 95)),
+        "index_mb": count * dimension * 4 / 1e6,
+    }
+
+
+def main(argv: Sequence[str] | None = None) -> int:
+    parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
+    parser.add_argument("--half", choices=("calibration", "held_out"))
+    parser.add_argument(
+        "--ids-prefix", help="only questions whose id starts with one of these (comma-separated)"
+    )
+    parser.add_argument("--windows", default="1,2", help="sentences per unit, comma-separated")
+    parser.add_argument("--ratios", default="0,0.25,0.5,1,2", help="unit leg weight / dense leg weight")
+    parser.add_argument(
+        "--latency", type=int, nargs="*", default=[], help="flat search timing over N random vectors"
+    )
+    parser.add_argument("--out", help="results file name under benchmarks/results/")
+    parser.add_argument(
+        "--library",
+        type=Path,
+        help="a built eval library folder (default: the one of today's ingestion code)",
+    )
+    args = parser.parse_args(argv)
+    settings = eval_settings(eval_args(["--retrieval-only"]))
+    questions = load_questions()
+    library = args.library.resolve() if args.library else prepared_library(questions, settings)
+    meta = json.loads((library / META_FILE).read_text(encoding="utf-8"))
+    chosen = chosen_questions(args)
+    print(f"library {library.name}, built in {meta['build_s']} s; {len(chosen)} answerable questions")
+    results: dict[str, Any] = {"library": library.name, "build_s": meta["build_s"], "configs": {}}
+    pages = sum(int(f.get("pages") or 0) for f in meta["files"])
+    results["pages"] = pages
+    with tempfile.TemporaryDirectory(prefix="folio-sentleg-") as scratch:
+        folio = build_services(settings, working_copy(library, Path(scratch)))
+        try:
+            reader = folio.library.reader
+            index = reader.ready()
+            store, embedder = reader.store, reader.embedder
+            ids = [int(i) for i in store.all_chunk_ids()]
+            rows = [
+                row
+                for start in range(0, len(ids), 500)
+                for row in store.chunks(ids[start : start + 500]).values()
+            ]
+            rows.sort(key=lambda row: row.chunk_id)
+            cache = CACHE_ROOT / f"chunks-embed-{library.name}.json"
+            if cache.is_file():
+                chunk_embed_s = json.loads(cache.read_text())["embed_s"]
+            else:
+                started = time.perf_counter()
+                embedder.embed([with_heading(row.heading, row.text) for row in rows])
+                chunk_embed_s = time.perf_counter() - started
+                cache.write_text(json.dumps({"embed_s": chunk_embed_s}))
+            chunk_bytes = len(rows) * embedder.dimension * 4
+            results["chunks"] = len(rows)
+            results["chunk_embed_s"] = chunk_embed_s
+            print(f"{len(rows)} chunks of {pages} pages; their embedding: {chunk_embed_s:.1f} s")
+            retriever = SentenceLegRetriever(store, index, embedder, scripts=reader.scripts)
+            retriever.search("warm-up 预热", scoring.SEARCH_K)
+            for window in (int(w) for w in args.windows.split(",")):
+                units = UnitIndex(rows, window, embedder, CACHE_ROOT / f"units-{library.name}-w{window}.npz")
+                retriever.units = units
+                cost = {
+                    "units": units.count,
+                    "units_per_chunk": units.count / len(rows),
+                    "embed_s": units.embed_s,
+                    "embed_ratio": units.embed_s / chunk_embed_s,
+                    "ingest_pages_per_s_factor": meta["build_s"] / (meta["build_s"] + units.embed_s),
+                    "index_mb": units.bytes / 1e6,
+                    "index_ratio": units.bytes / chunk_bytes,
+                }
+                print(f"\n## window {window}: " + ", ".join(f"{k} {v:.3g}" for k, v in cost.items()))
+                for ratio in (float(r) for r in args.ratios.split(",")):
+                    retriever.ratio = ratio
+                    units.search_ms = []
+                    records = []
+                    for question in chosen:
+                        started = time.perf_counter()
+                        result = retriever.search(question.question, scoring.SEARCH_K)
+                        records.append(
+                            scoring.score_retrieval(
+                                question, result.hits, (time.perf_counter() - started) * 1000
+                            )
+                        )
+                    found = summary(records)
+                    name = f"w{window}-r{ratio:g}"
+                    leg = (
+                        [float(np.percentile(units.search_ms, q)) for q in (50, 95)]
+                        if units.search_ms
+                        else [0, 0]
+                    )
+                    results["configs"][name] = {
+                        "window": window,
+                        "ratio": ratio,
+                        "cost": cost,
+                        "unit_search_ms_p50_p95": leg,
+                        "summary": found,
+                        "records": [asdict(r) for r in records],
+                    }
+                    print(f"\n### {name} (unit leg search p50/p95 {leg[0]:.1f}/{leg[1]:.1f} ms)\n")
+                    print(report.table(found, COLUMNS))
+        finally:
+            folio.close()
+    for count in args.latency:
+        timing = flat_latency(count, 512)
+        results.setdefault("latency", []).append(timing)
+        print(f"flat search over {count} random vectors: {timing}")
+    if args.out:
+        RESULTS.mkdir(parents=True, exist_ok=True)
+        (RESULTS / args.out).write_text(json.dumps(results, ensure_ascii=False, indent=1), encoding="utf-8")
+        print(f"wrote benchmarks/results/{args.out}")
+    return 0
+
+
+if __name__ == "__main__":
+    raise SystemExit(main())
