@@ -94,26 +94,39 @@ class DocumentStructure:
                 offset = folded.find(normalize_text(title).casefold())
                 self._open_heading(level, normalize_text(title), page.number, max(offset, 0))
         elif not page.section:
+            markdown = self._markdown_lines(page, text) if self._markdown else set()
             for (start, _, line), flag in zip(lines, flags, strict=True):
-                if self._markdown and self._markdown_line(line, page.number, start):
+                if start in markdown:
                     continue
                 level = 0 if flag else heading_level(line)
                 if level:
                     self._open_heading(level, line, page.number, start)
 
-    def _markdown_line(self, line: str, page: int, start: int) -> bool:
-        """Whether a text file's line is Markdown structure (a "#" heading, opened here under its
-        title without the marks; a code fence or a line inside one), not a line to read on."""
-        if _FENCE.match(line):
-            self._fenced = not self._fenced
-            return True
-        if self._fenced:
-            return True
-        heading = _MARKDOWN_HEADING.fullmatch(line)
-        if heading is None or len(heading.group(2)) > HEADING_CHARS:
-            return False
-        self._open_heading(len(heading.group(1)), heading.group(2), page, start)
-        return True
+    def _markdown_lines(self, page: PageContent, text: str) -> set[int]:
+        """The offsets in `text` of a text file's Markdown structure lines: its "#" headings
+        (opened here, named without the marks), code fences and the lines inside them. A "#" line
+        indented by four spaces or more is code ("    # apt-get source foo"), as in Markdown."""
+        structure: set[int] = set()
+        at = 0
+        for raw in page.text.splitlines():
+            line = normalize_text(raw)
+            found = text.find(line, at) if line else -1
+            if found < 0:
+                continue
+            at = found + len(line)
+            indent = len(raw.expandtabs(4)) - len(raw.expandtabs(4).lstrip())
+            if _FENCE.match(line) and indent < 4:
+                self._fenced = not self._fenced
+                structure.add(found)
+                continue
+            if self._fenced:
+                structure.add(found)
+                continue
+            heading = _MARKDOWN_HEADING.fullmatch(line)
+            if heading and indent < 4 and len(heading.group(2)) <= HEADING_CHARS:
+                self._open_heading(len(heading.group(1)), heading.group(2), page.number, found)
+                structure.add(found)
+        return structure
 
     def _open_heading(self, level: int, title: str, page: int, offset: int) -> None:
         if not title:
