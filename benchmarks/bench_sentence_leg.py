@@ -11,7 +11,7 @@ dense leg's weight among the query's own script, and fused into the other script
 Prints per configuration the hit@1/hit@5/MRR per language and cross-language of the chosen
 questions, the fact questions' hit@5, and the costs: unit embedding time against the chunks' own
 embedding time (ingestion), the units' index size against the chunk index's, and the extra search
-time; with `--latency N`, one flat FAISS search over N random unit vectors (p50/p95).
+time; with `--latency N`, one FAISS search over N random unit vectors, flat and IVF (p50/p95).
 
 Usage: python benchmarks/bench_sentence_leg.py --half calibration [--windows 1,2]
        [--ratios 0,0.25,0.5,1,2] [--ids-prefix u-,ux-] [--latency 100000] [--out NAME]
@@ -185,29 +185,41 @@ def summary(records: Sequence[scoring.RetrievalRecord]) -> dict[str, Any]:
     return out
 
 
-def flat_latency(count: int, dimension: int, queries: int = 40) -> dict[str, float]:
-    """p50/p95 ms of one flat inner-product search (k 400) over `count` random unit vectors, one thread."""
-    import faiss
+def search_latency(count: int, dimension: int, queries: int = 40) -> dict[str, Any]:
+    """p50/p95 ms of one search (k 400, one thread, as VectorIndex searches) over `count` random unit
+    vectors: in a flat index, and in the IVF the product's layout rule gives that many vectors
+    (app/core/index/layout.py; random vectors have no clusters, so only its time is meaningful)."""
+    from app.core.index.layout import ivf_layout
+    from app.core.index.vector_index import VectorIndex
 
-    faiss.omp_set_num_threads(1)
     rng = np.random.default_rng(7)
-    index = faiss.IndexFlatIP(dimension)
-    for start in range(0, count, 100_000):
-        block = rng.standard_normal((min(100_000, count - start), dimension)).astype(np.float32)
-        block /= np.linalg.norm(block, axis=1, keepdims=True)
-        index.add(block)
-    times = []
-    for _ in range(queries):
-        query = rng.standard_normal((1, dimension)).astype(np.float32)
+    vectors = rng.standard_normal((count, dimension)).astype(np.float32)
+    vectors /= np.linalg.norm(vectors, axis=1, keepdims=True)
+    ids = np.arange(count, dtype=np.int64)
+    layout = ivf_layout(count)
+    training = vectors[rng.choice(count, min(count, layout.nlist * 64), replace=False)]
+    out: dict[str, Any] = {"vectors": count, "index_mb": count * dimension * 4 / 1e6}
+    for name, index in (
+        ("flat", VectorIndex(dimension, approximate_from=count + 1)),
+        (f"ivf{layout.nlist}/{layout.nprobe}", VectorIndex.empty(dimension, layout, training, 1)),
+    ):
         started = time.perf_counter()
-        index.search(query, 400)
-        times.append((time.perf_counter() - started) * 1000)
-    return {
-        "vectors": count,
-        "p50_ms": float(np.percentile(times, 50)),
-        "p95_ms": float(np.percentile(times, 95)),
-        "index_mb": count * dimension * 4 / 1e6,
-    }
+        index.add(ids, vectors)
+        build = time.perf_counter() - started
+        times = []
+        for _ in range(queries):
+            query = rng.standard_normal(dimension).astype(np.float32)
+            query /= np.linalg.norm(query)
+            started = time.perf_counter()
+            index.search(query, 400)
+            times.append((time.perf_counter() - started) * 1000)
+        out[name] = {
+            "add_s": build,
+            "p50_ms": float(np.percentile(times, 50)),
+            "p95_ms": float(np.percentile(times, 95)),
+        }
+        del index
+    return out
 
 
 def main(argv: Sequence[str] | None = None) -> int:
@@ -309,7 +321,7 @@ def main(argv: Sequence[str] | None = None) -> int:
         finally:
             folio.close()
     for count in args.latency:
-        timing = flat_latency(count, 512)
+        timing = search_latency(count, 512)
         results.setdefault("latency", []).append(timing)
         print(f"flat search over {count} random vectors: {timing}")
     if args.out:
