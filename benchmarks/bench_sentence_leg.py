@@ -54,14 +54,13 @@ UNIT_HITS = 8  # units searched per chunk wanted: many units of one chunk may le
 COLUMNS = [("hit@1", "hit@1"), ("hit@5", "hit@5"), ("mrr", "MRR")]
 
 
-def units_of(row: ChunkRow, window: int) -> list[str]:
-    """The chunk's sentences, or windows of `window` consecutive sentences (stride 1)."""
-    sentences = split_sentences(row.text)
+def units_of(text: str, window: int) -> list[str]:
+    """A chunk's sentences, or windows of `window` consecutive sentences (stride 1)."""
+    sentences = split_sentences(text)
     if len(sentences) <= window:
-        return [row.text]
+        return [text]
     return [
-        row.text[sentences[i].start : sentences[i + window - 1].end]
-        for i in range(len(sentences) - window + 1)
+        text[sentences[i].start : sentences[i + window - 1].end] for i in range(len(sentences) - window + 1)
     ]
 
 
@@ -74,7 +73,7 @@ class UnitIndex:
         texts: list[str] = []
         owners: list[int] = []
         for row in rows:
-            for unit in units_of(row, window):
+            for unit in units_of(row.text, window):
                 texts.append(unit)
                 owners.append(row.chunk_id)
         self.owners = np.asarray(owners, dtype=np.int64)
@@ -240,6 +239,7 @@ def main(argv: Sequence[str] | None = None) -> int:
         help="a built eval library folder (default: the one of today's ingestion code)",
     )
     args = parser.parse_args(argv)
+    sys.stdout.reconfigure(line_buffering=True)  # type: ignore[union-attr]
     settings = eval_settings(eval_args(["--retrieval-only"]))
     questions = load_questions()
     library = args.library.resolve() if args.library else prepared_library(questions, settings)
