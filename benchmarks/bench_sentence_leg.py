@@ -9,9 +9,11 @@ dense leg's weight among the query's own script, and fused into the other script
 `ratio`) when the multilingual weights fuse it apart. Ratio 0 is today's search.
 
 Prints per configuration the hit@1/hit@5/MRR per language and cross-language of the chosen
-questions, the fact questions' hit@5, and the costs: unit embedding time against the chunks' own
-embedding time (ingestion), the units' index size against the chunk index's, and the extra search
-time; with `--latency N`, one FAISS search over N random unit vectors, flat and IVF (p50/p95).
+questions, the fact questions' hit@5, and the costs: the CPU time of embedding the units of a
+sample of chunks against that of the chunks themselves as ingestion embeds them (`--sample`), the
+units' index size against the chunk index's, and the unit leg's search time; with `--latency N`,
+one FAISS search over N random unit vectors, flat and IVF (p50/p95). The units' vectors are cached
+in benchmarks/.cache/ (units-<library>-w<window>.npz).
 
 Usage: python benchmarks/bench_sentence_leg.py --half calibration [--windows 1,2]
        [--ratios 0,0.25,0.5,1,2] [--ids-prefix u-,ux-] [--latency 100000] [--out NAME]
@@ -78,15 +80,17 @@ class UnitIndex:
                 owners.append(row.chunk_id)
         self.owners = np.asarray(owners, dtype=np.int64)
         self.count = len(texts)
-        self.embed_s = 0.0
+        self.embed_s = 0.0  # CPU seconds of this process (or of the processes that made the cache)
         if cache.is_file():
             saved = np.load(cache)
             vectors = saved["vectors"]
+            if len(vectors) != len(texts):
+                raise SystemExit(f"{cache} holds {len(vectors)} vectors for {len(texts)} units")
             self.embed_s = float(saved["embed_s"])
         else:
-            started = time.perf_counter()
+            started = time.process_time()
             vectors = embedder.embed(texts)
-            self.embed_s = time.perf_counter() - started
+            self.embed_s = time.process_time() - started
             np.savez(cache, vectors=vectors, embed_s=self.embed_s)
         self.bytes = int(vectors.nbytes)
         script_of = {row.chunk_id: text_script(row.text) for row in rows}
@@ -184,6 +188,29 @@ def summary(records: Sequence[scoring.RetrievalRecord]) -> dict[str, Any]:
     return out
 
 
+def sample_costs(rows: Sequence[ChunkRow], window: int, embedder: Embedder, size: int) -> dict[str, float]:
+    """Nothing for `size` 0; else the CPU seconds of embedding `size` chunks (spread over the
+    library) as ingestion does, and of embedding their units, in turns (chunks, units, units,
+    chunks); their ratio is the extra embedding a page would cost at ingestion."""
+    if size <= 0:
+        return {}
+    step = max(1, len(rows) // size)
+    chosen = list(rows[::step][:size])
+    chunks = [with_heading(row.heading, row.text) for row in chosen]
+    units = [unit for row in chosen for unit in units_of(row.text, window)]
+    spent = {"chunks": 0.0, "units": 0.0}
+    for name in ("chunks", "units", "units", "chunks"):
+        started = time.process_time()
+        embedder.embed(chunks if name == "chunks" else units)
+        spent[name] += time.process_time() - started
+    return {
+        "sample_chunks": len(chosen),
+        "sample_chunk_cpu_s": spent["chunks"] / 2,
+        "sample_unit_cpu_s": spent["units"] / 2,
+        "embed_ratio": spent["units"] / spent["chunks"],
+    }
+
+
 def search_latency(count: int, dimension: int, queries: int = 40) -> dict[str, Any]:
     """p50/p95 ms of one search (k 400, one thread, as VectorIndex searches) over `count` random unit
     vectors: in a flat index, and in the IVF the product's layout rule gives that many vectors
@@ -234,6 +261,9 @@ def main(argv: Sequence[str] | None = None) -> int:
     )
     parser.add_argument("--out", help="results file name under benchmarks/results/")
     parser.add_argument(
+        "--sample", type=int, default=64, help="chunks whose embedding cost is compared (0: none)"
+    )
+    parser.add_argument(
         "--library",
         type=Path,
         help="a built eval library folder (default: the one of today's ingestion code)",
@@ -262,29 +292,21 @@ def main(argv: Sequence[str] | None = None) -> int:
                 for row in store.chunks(ids[start : start + 500]).values()
             ]
             rows.sort(key=lambda row: row.chunk_id)
-            cache = CACHE_ROOT / f"chunks-embed-{library.name}.json"
-            if cache.is_file():
-                chunk_embed_s = json.loads(cache.read_text())["embed_s"]
-            else:
-                started = time.perf_counter()
-                embedder.embed([with_heading(row.heading, row.text) for row in rows])
-                chunk_embed_s = time.perf_counter() - started
-                cache.write_text(json.dumps({"embed_s": chunk_embed_s}))
             chunk_bytes = len(rows) * embedder.dimension * 4
             results["chunks"] = len(rows)
-            results["chunk_embed_s"] = chunk_embed_s
-            print(f"{len(rows)} chunks of {pages} pages; their embedding: {chunk_embed_s:.1f} s")
+            print(f"{len(rows)} chunks of {pages} pages")
             retriever = SentenceLegRetriever(store, index, embedder, scripts=reader.scripts)
             retriever.search("warm-up 预热", scoring.SEARCH_K)
+            today: dict[str, Any] | None = None  # ratio 0: today's search, the "before" of every table
             for window in (int(w) for w in args.windows.split(",")):
                 units = UnitIndex(rows, window, embedder, CACHE_ROOT / f"units-{library.name}-w{window}.npz")
                 retriever.units = units
+                sample = sample_costs(rows, window, embedder, args.sample)
                 cost = {
                     "units": units.count,
                     "units_per_chunk": units.count / len(rows),
-                    "embed_s": units.embed_s,
-                    "embed_ratio": units.embed_s / chunk_embed_s,
-                    "ingest_pages_per_s_factor": meta["build_s"] / (meta["build_s"] + units.embed_s),
+                    "embed_cpu_s": units.embed_s,
+                    **sample,
                     "index_mb": units.bytes / 1e6,
                     "index_ratio": units.bytes / chunk_bytes,
                 }
@@ -316,8 +338,10 @@ def main(argv: Sequence[str] | None = None) -> int:
                         "summary": found,
                         "records": [asdict(r) for r in records],
                     }
+                    if ratio == 0:
+                        today = found
                     print(f"\n### {name} (unit leg search p50/p95 {leg[0]:.1f}/{leg[1]:.1f} ms)\n")
-                    print(report.table(found, COLUMNS))
+                    print(report.table(found, COLUMNS, None if ratio == 0 else today))
         finally:
             folio.close()
     for count in args.latency:
