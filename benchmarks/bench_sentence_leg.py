@@ -211,10 +211,11 @@ def sample_costs(rows: Sequence[ChunkRow], window: int, embedder: Embedder, size
     }
 
 
-def search_latency(count: int, dimension: int, queries: int = 40) -> dict[str, Any]:
-    """p50/p95 ms of one search (k 400, one thread, as VectorIndex searches) over `count` random unit
-    vectors: in a flat index, and in the IVF the product's layout rule gives that many vectors
-    (app/core/index/layout.py; random vectors have no clusters, so only its time is meaningful)."""
+def search_latency(count: int, dimension: int, queries: int = 40, ivf: bool = True) -> dict[str, Any]:
+    """p50/p95 ms (wall, and CPU: what it costs on a quiet core) of one search (k 400, one thread,
+    as VectorIndex searches) over `count` random unit vectors: in a flat index, and in the IVF the
+    product's layout rule gives that many vectors (app/core/index/layout.py; random vectors have
+    no clusters, so only its time is meaningful)."""
     from app.core.index.layout import ivf_layout
     from app.core.index.vector_index import VectorIndex
 
@@ -223,26 +224,31 @@ def search_latency(count: int, dimension: int, queries: int = 40) -> dict[str, A
     vectors /= np.linalg.norm(vectors, axis=1, keepdims=True)
     ids = np.arange(count, dtype=np.int64)
     layout = ivf_layout(count)
-    training = vectors[rng.choice(count, min(count, layout.nlist * 64), replace=False)]
     out: dict[str, Any] = {"vectors": count, "index_mb": count * dimension * 4 / 1e6}
-    for name, index in (
-        ("flat", VectorIndex(dimension, approximate_from=count + 1)),
-        (f"ivf{layout.nlist}/{layout.nprobe}", VectorIndex.empty(dimension, layout, training, 1)),
-    ):
+    indexes = [("flat", VectorIndex(dimension, approximate_from=count + 1))]
+    if ivf:
+        training = vectors[rng.choice(count, min(count, layout.nlist * 64), replace=False)]
+        indexes.append(
+            (f"ivf{layout.nlist}/{layout.nprobe}", VectorIndex.empty(dimension, layout, training, 1))
+        )
+    for name, index in indexes:
         started = time.perf_counter()
         index.add(ids, vectors)
         build = time.perf_counter() - started
-        times = []
+        times, cpu = [], []
         for _ in range(queries):
             query = rng.standard_normal(dimension).astype(np.float32)
             query /= np.linalg.norm(query)
-            started = time.perf_counter()
+            started, spent = time.perf_counter(), time.process_time()
             index.search(query, 400)
             times.append((time.perf_counter() - started) * 1000)
+            cpu.append((time.process_time() - spent) * 1000)
         out[name] = {
             "add_s": build,
             "p50_ms": float(np.percentile(times, 50)),
             "p95_ms": float(np.percentile(times, 95)),
+            "cpu_p50_ms": float(np.percentile(cpu, 50)),
+            "cpu_p95_ms": float(np.percentile(cpu, 95)),
         }
         del index
     return out
@@ -295,6 +301,9 @@ def main(argv: Sequence[str] | None = None) -> int:
             chunk_bytes = len(rows) * embedder.dimension * 4
             results["chunks"] = len(rows)
             print(f"{len(rows)} chunks of {pages} pages")
+            if args.costs_only:
+                results["costs"] = library_costs(rows, args, embedder)
+                return write(results, args.out)
             retriever = SentenceLegRetriever(store, index, embedder, scripts=reader.scripts)
             retriever.search("warm-up 预热", scoring.SEARCH_K)
             today: dict[str, Any] | None = None  # ratio 0: today's search, the "before" of every table
@@ -345,14 +354,38 @@ def main(argv: Sequence[str] | None = None) -> int:
         finally:
             folio.close()
     for count in args.latency:
-        timing = search_latency(count, 512)
+        timing = search_latency(count, 512, ivf=not args.no_ivf)
         results.setdefault("latency", []).append(timing)
-        print(f"flat search over {count} random vectors: {timing}")
-    if args.out:
+        print(f"search over {count} random vectors: {timing}")
+    return write(results, args.out)
+
+
+def write(results: dict[str, Any], out: str | None) -> int:
+    if out:
         RESULTS.mkdir(parents=True, exist_ok=True)
-        (RESULTS / args.out).write_text(json.dumps(results, ensure_ascii=False, indent=1), encoding="utf-8")
-        print(f"wrote benchmarks/results/{args.out}")
+        (RESULTS / out).write_text(json.dumps(results, ensure_ascii=False, indent=1), encoding="utf-8")
+        print(f"wrote benchmarks/results/{out}")
     return 0
+
+
+def library_costs(rows: Sequence[ChunkRow], args: argparse.Namespace, embedder: Embedder) -> dict[str, Any]:
+    """Per window: units per chunk over the whole library, the sample's embedding CPU time (chunks
+    against their units), the units' vectors against the chunks' at 100k chunks, and with
+    `--latency` (any value) one search's time over that many random vectors."""
+    costs: dict[str, Any] = {}
+    for window in (int(w) for w in args.windows.split(",")):
+        count = sum(len(units_of(row.text, window)) for row in rows)
+        per_chunk = count / len(rows)
+        found: dict[str, Any] = {"units": count, "units_per_chunk": per_chunk}
+        found |= sample_costs(rows, window, embedder, args.sample)
+        at_100k = round(100_000 * per_chunk)
+        found["index_mb_at_100k_chunks"] = at_100k * embedder.dimension * 4 / 1e6
+        found["chunk_index_mb_at_100k_chunks"] = 100_000 * embedder.dimension * 4 / 1e6
+        if args.latency:
+            found["search_at_100k_chunks"] = search_latency(at_100k, embedder.dimension, 20, not args.no_ivf)
+        print(f"window {window}: {json.dumps(found)}")
+        costs[f"w{window}"] = found
+    return costs
 
 
 if __name__ == "__main__":
