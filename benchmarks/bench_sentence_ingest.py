@@ -74,11 +74,15 @@ def main(argv: Sequence[str] | None = None) -> int:
     for round_ in range(args.rounds):
         order = ("today", "units") if round_ % 2 == 0 else ("units", "today")
         for name in order:
-            seconds, pages, chunks = ingest_once(
+            seconds, cpu, pages, chunks = ingest_once(
                 args.file, embedder, args.window if name == "units" else None
             )
             runs[name].append(seconds)
-            print(f"{name}: {seconds:.1f} s, {pages / seconds:.2f} pages/s ({pages} pages, {chunks} chunks)")
+            runs[f"{name}_cpu"].append(cpu)
+            print(
+                f"{name}: {seconds:.1f} s, {pages / seconds:.2f} pages/s, CPU {cpu:.1f} s "
+                f"({pages} pages, {chunks} chunks)"
+            )
     today, units = sum(runs["today"]), sum(runs["units"])
     cpu = sum(runs["today_cpu"]) / sum(runs["units_cpu"])
     print(f"pages/s with units / today: {today / units:.2f}; by CPU time: {cpu:.2f} (window {args.window})")

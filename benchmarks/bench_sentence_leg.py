@@ -267,6 +267,13 @@ def main(argv: Sequence[str] | None = None) -> int:
     )
     parser.add_argument("--out", help="results file name under benchmarks/results/")
     parser.add_argument(
+        "--costs-only",
+        action="store_true",
+        help="no search: the units per chunk of the whole library, the sample's embedding cost, and "
+        "with --latency the unit leg's search time at 100k chunks (N = 100k x units per chunk)",
+    )
+    parser.add_argument("--no-ivf", action="store_true", help="--latency: the flat index only")
+    parser.add_argument(
         "--sample", type=int, default=64, help="chunks whose embedding cost is compared (0: none)"
     )
     parser.add_argument(
