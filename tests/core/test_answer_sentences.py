@@ -138,6 +138,26 @@ def test_a_wrapped_line_continues_its_sentence() -> None:
     assert split_sentences(answer)[0].body == "The manual says that a line can be 4095 bytes long."
 
 
+def test_a_paragraph_break_ends_a_sentence_without_a_stop() -> None:
+    # A heading line, then its text: two sentences, whatever case the text starts in
+    assert texts("Descaling the boiler\n\nRun the solution through it. Rinse.") == [
+        "Descaling the boiler",
+        "Run the solution through it.",
+        "Rinse.",
+    ]
+    assert texts("Descaling the boiler\n\nrun the solution through it") == [
+        "Descaling the boiler",
+        "run the solution through it",
+    ]
+    # Windows line ends, a blank line holding spaces, Chinese
+    assert texts("Safety notes\r\n\r\nkeep the lid closed") == ["Safety notes", "keep the lid closed"]
+    assert texts("Overview  \n \t\n  the tool reads PDF files") == ["Overview", "the tool reads PDF files"]
+    assert texts("清洁水箱\n\n每周用清水冲洗两次") == ["清洁水箱", "每周用清水冲洗两次"]
+    # A Markdown heading's marks are not part of its sentence's body
+    sentences = split_sentences("## Descaling\n\nRun the solution through it.")
+    assert [s.body for s in sentences] == ["Descaling", "Run the solution through it."]
+
+
 def test_sentence_is_a_frozen_record() -> None:
     sentence = split_sentences("One [1].")[0]
     assert sentence == Sentence("One [1].", 0, 8, "One.", (1,))

@@ -113,6 +113,55 @@ def test_numbered_headings_of_a_text_file_make_its_heading_paths(folio: Folio, t
     assert hit.heading.startswith("Chapter 2. Getting Debian › 2.")
 
 
+MARKDOWN = """# Espresso guide
+
+Some words about this guide and the machine it is written for.
+
+## Cleaning
+
+{cleaning}
+
+```sh
+# not a heading: a shell comment in a code block
+descale --weeks 8
+```
+
+Or, indented as code:
+
+    # descale --weeks 8 --now
+
+## Brewing ##
+
+{brewing}
+"""
+
+
+@pytest.mark.parametrize("suffix", [".md", ".txt"])
+def test_hash_headings_of_a_text_file_make_heading_paths_without_the_marks(
+    small_chunks: Folio, tmp_path: Path, suffix: str
+) -> None:
+    guide = tmp_path / f"guide{suffix}"
+    guide.write_text(
+        MARKDOWN.format(cleaning="\n".join(CLEANING * 2), brewing="\n".join(BREWING * 2)), encoding="utf-8"
+    )
+    small_chunks.library.ingest([guide])
+    chunks = _chunks(small_chunks)
+    headings = [hit.heading for hit in chunks]
+    assert not any("#" in heading or "descale" in heading for heading in headings)
+    assert {"Espresso guide", "Espresso guide › Cleaning", "Espresso guide › Brewing"} <= set(headings)
+    # Several chunks share one heading path, and each sits under the heading it follows
+    assert headings.count("Espresso guide › Cleaning") >= 2
+    assert headings.count("Espresso guide › Brewing") >= 2
+    for hit in chunks:  # a chunk is filed under the heading in effect at its middle
+        if hit.text.startswith("Empty the drip tray"):
+            assert hit.heading == "Espresso guide › Cleaning"
+        if hit.text.startswith("A brew of four minutes"):
+            assert hit.heading == "Espresso guide › Brewing"
+    # The keyword legs see the heading: a word only the heading holds finds its chunks
+    found = small_chunks.library.search("Brewing", 3).hits
+    assert found[0].heading == "Espresso guide › Brewing"
+
+
 def test_a_real_pdf_with_bookmarks_gets_heading_paths(folio: Folio) -> None:
     folio.library.ingest([PDF_SAMPLES / "006-pdflatex-outline" / "pdflatex-outline.pdf"])
     assert any(hit.heading for hit in _chunks(folio))

@@ -18,7 +18,7 @@ from app.core.index.vector_index import VectorIndex
 from app.core.ingest.chunker import Chunker, chunk_pages
 from app.core.ingest.page import OcrStarted, PageContent, PagePlan
 from app.core.ingest.read_base import ReadOptions
-from app.core.ingest.readers import SECTION_KINDS, file_kind, unsupported_reason
+from app.core.ingest.readers import MARKDOWN_KINDS, SECTION_KINDS, file_kind, unsupported_reason
 from app.core.ingest.sections import paragraph_at, section_locator
 from app.core.ingest.structure import DocumentStructure
 from app.core.ingest.worker import ExtractionFailed, PageExtractor
@@ -253,7 +253,7 @@ class Ingester:
         if twin is not None:  # the same bytes under another path: one document
             return _unchanged(path, twin)
 
-        page_counter = _PageCounter()
+        page_counter = _PageCounter(markdown=kind in MARKDOWN_KINDS)
         batches = self._batches(path, number, total, progress, cancel, page_counter, kind in SECTION_KINDS)
         try:
             outcome = self.store.write_document(
@@ -356,14 +356,14 @@ class _PageCounter:
     """Pages and characters seen while streaming a file; the texts the viewer will need; its
     headings and contents lines."""
 
-    def __init__(self) -> None:
+    def __init__(self, markdown: bool = False) -> None:
         self.pages = 0
         self.text_chars = 0
         self.ocr_planned = 0
         self.ocr_pages = 0
         self.layers: list[PageLayerInfo] = []
         self._sections: dict[int, tuple[str, tuple[int, ...]]] = {}
-        self.structure = DocumentStructure()
+        self.structure = DocumentStructure(markdown)
 
     def add(self, page: PageContent, text: str) -> None:
         self.pages = page.count

@@ -17,6 +17,8 @@ from app.core.ingest.read_base import ReadOptions, UnreadableFile, decode_text
 
 # Kinds whose "pages" are sections (cited by heading path and paragraph).
 SECTION_KINDS = frozenset({"docx", "html", "epub"})
+# Kinds read line by line, whose "#" lines are Markdown headings (app/core/ingest/structure.py).
+TEXT_KINDS = frozenset({"txt", "md"})
 KIND_LABELS = {
     "pdf": "PDF",
     "txt": "text file",

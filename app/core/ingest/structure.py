@@ -4,7 +4,9 @@ Fed every page of a document in order (its raw text, whose lines tell contents l
 headings apart, and its normalised text, where chunk offsets point), it marks each chunk draft with
 - `heading`: the heading path in effect at the chunk ("Guide › Networking › Proxy settings"): a
   PDF's bookmarks when it has any, else the numbered headings of its lines ("Chapter 7",
-  "7.18 Why does …", "第三章 …"); a section's path for documents without pages;
+  "7.18 Why does …", "第三章 …") and, in a Markdown or plain-text file, its "#" heading lines
+  (the path names them without the "#" marks; lines inside ``` fences are code); a section's path
+  for documents without pages;
 - `contents`: at least CONTENTS_SHARE of the chunk's characters are table-of-contents, index or
   dotted-leader lines (app/core/contents.py).
 """
@@ -12,6 +14,7 @@ headings apart, and its normalised text, where chunk offsets point), it marks ea
 from __future__ import annotations
 
 import dataclasses
+import re
 from bisect import bisect_right, insort
 
 from app.core.contents import contents_flags, heading_level
@@ -24,6 +27,12 @@ from app.core.passage import ChunkDraft
 CONTENTS_SHARE = 0.5
 # A heading path keeps its deepest levels, at most this many ("Part › Chapter › Section")
 PATH_LEVELS = 3
+# A "#" line longer than this is a comment or a hashtagged sentence, not a heading
+HEADING_CHARS = 100
+# A Markdown (ATX) heading line: one to six "#", a space, the title, optional closing "#"s
+_MARKDOWN_HEADING = re.compile(r"(#{1,6})[ \t]+(.+?)(?:[ \t]+#+)?[ \t]*")
+# A line that opens or closes a fenced code block ("# install" inside it is a shell comment)
+_FENCE = re.compile(r"(?:```|~~~)")
 
 
 def line_spans(raw: str, normalized: str) -> list[tuple[int, int, str]]:
@@ -59,7 +68,9 @@ def page_lines(page: PageContent, text: str) -> list[tuple[int, int, str]]:
 class DocumentStructure:
     """The headings and contents lines of one document's pages, read as they stream in."""
 
-    def __init__(self) -> None:
+    def __init__(self, markdown: bool = False) -> None:
+        self._markdown = markdown  # "#" lines are headings (Markdown and plain-text files)
+        self._fenced = False  # inside a fenced code block (it may span pages)
         # (page, offset, order read, path): two headings at one place (a bookmark whose title is not
         # found on its page is put at the page's start) count in the order they came
         self._headings: list[tuple[int, int, int, str]] = []
@@ -83,10 +94,39 @@ class DocumentStructure:
                 offset = folded.find(normalize_text(title).casefold())
                 self._open_heading(level, normalize_text(title), page.number, max(offset, 0))
         elif not page.section:
+            markdown = self._markdown_lines(page, text) if self._markdown else set()
             for (start, _, line), flag in zip(lines, flags, strict=True):
+                if start in markdown:
+                    continue
                 level = 0 if flag else heading_level(line)
                 if level:
                     self._open_heading(level, line, page.number, start)
+
+    def _markdown_lines(self, page: PageContent, text: str) -> set[int]:
+        """The offsets in `text` of a text file's Markdown structure lines: its "#" headings
+        (opened here, named without the marks), code fences and the lines inside them. A "#" line
+        indented by four spaces or more is code ("    # apt-get source foo"), as in Markdown."""
+        structure: set[int] = set()
+        at = 0
+        for raw in page.text.splitlines():
+            line = normalize_text(raw)
+            found = text.find(line, at) if line else -1
+            if found < 0:
+                continue
+            at = found + len(line)
+            indent = len(raw.expandtabs(4)) - len(raw.expandtabs(4).lstrip())
+            if _FENCE.match(line) and indent < 4:
+                self._fenced = not self._fenced
+                structure.add(found)
+                continue
+            if self._fenced:
+                structure.add(found)
+                continue
+            heading = _MARKDOWN_HEADING.fullmatch(line)
+            if heading and indent < 4 and len(heading.group(2)) <= HEADING_CHARS:
+                self._open_heading(len(heading.group(1)), heading.group(2), page.number, found)
+                structure.add(found)
+        return structure
 
     def _open_heading(self, level: int, title: str, page: int, offset: int) -> None:
         if not title:
