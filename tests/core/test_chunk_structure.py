@@ -136,11 +136,10 @@ Or, indented as code:
 """
 
 
-@pytest.mark.parametrize("suffix", [".md", ".txt"])
-def test_hash_headings_of_a_text_file_make_heading_paths_without_the_marks(
-    small_chunks: Folio, tmp_path: Path, suffix: str
+def test_hash_headings_of_a_markdown_file_make_heading_paths_without_the_marks(
+    small_chunks: Folio, tmp_path: Path
 ) -> None:
-    guide = tmp_path / f"guide{suffix}"
+    guide = tmp_path / "guide.md"
     guide.write_text(
         MARKDOWN.format(cleaning="\n".join(CLEANING * 2), brewing="\n".join(BREWING * 2)), encoding="utf-8"
     )
@@ -160,6 +159,17 @@ def test_hash_headings_of_a_text_file_make_heading_paths_without_the_marks(
     # The keyword legs see the heading: a word only the heading holds finds its chunks
     found = small_chunks.library.search("Brewing", 3).hits
     assert found[0].heading == "Espresso guide › Brewing"
+
+
+def test_hash_lines_of_a_plain_text_file_are_not_headings(small_chunks: Folio, tmp_path: Path) -> None:
+    notes = tmp_path / "notes.txt"
+    notes.write_text(
+        "\n".join(CLEANING * 2) + "\n\n# apt-get install descaler\n\n" + "\n".join(BREWING * 2) + "\n",
+        encoding="utf-8",
+    )
+    small_chunks.library.ingest([notes])
+    assert not any("apt-get" in hit.heading for hit in _chunks(small_chunks))
+    assert any("apt-get install descaler" in hit.text for hit in _chunks(small_chunks))
 
 
 def test_a_real_pdf_with_bookmarks_gets_heading_paths(folio: Folio) -> None:

@@ -17,8 +17,9 @@ from app.core.ingest.read_base import ReadOptions, UnreadableFile, decode_text
 
 # Kinds whose "pages" are sections (cited by heading path and paragraph).
 SECTION_KINDS = frozenset({"docx", "html", "epub"})
-# Kinds read line by line, whose "#" lines are Markdown headings (app/core/ingest/structure.py).
-TEXT_KINDS = frozenset({"txt", "md"})
+# Kinds whose "#" lines are Markdown headings (app/core/ingest/structure.py). Not plain text: there a
+# line such as "# apt-get install foo" is as often a root prompt or a comment as a heading.
+MARKDOWN_KINDS = frozenset({"md"})
 KIND_LABELS = {
     "pdf": "PDF",
     "txt": "text file",

@@ -69,7 +69,7 @@ class DocumentStructure:
     """The headings and contents lines of one document's pages, read as they stream in."""
 
     def __init__(self, markdown: bool = False) -> None:
-        self._markdown = markdown  # "#" lines are headings (Markdown and plain-text files)
+        self._markdown = markdown  # "#" lines are headings (Markdown files)
         self._fenced = False  # inside a fenced code block (it may span pages)
         # (page, offset, order read, path): two headings at one place (a bookmark whose title is not
         # found on its page is put at the page's start) count in the order they came
