@@ -9,9 +9,9 @@ def main() -> None:
     from app.core.generate.cpu_kernels import load_cpu_kernels
 
     load_cpu_kernels()
-    from llama_cpp.server.__main__ import main as serve
+    from llama_cpp.server.__main__ import main as serve  # unannotated, hence the ignore below
 
-    serve()
+    serve()  # type: ignore[no-untyped-call]
 
 
 if __name__ == "__main__":
