@@ -32,7 +32,9 @@ DOCS = {
 }
 FIRST = "Why does my KX-40 show E7?"
 NEXT = "How do I reset the KX-40 kettle after E7?"
-COMPLETE = AskOptions(max_tokens=400)  # room to finish: only complete answers are a chat's turns
+# room to finish: only complete answers are a chat's turns. SmolLM2's greedy answer to FIRST depends on
+# the CPU kernels' rounding: 452 tokens under the zen4 kernels (past the 400 this had), fewer under AVX2
+COMPLETE = AskOptions(max_tokens=900)
 SHORT = AskOptions(max_tokens=8)
 
 
@@ -82,7 +84,7 @@ def test_a_question_that_moves_on_is_searched_afresh(chat_folio: Folio, first: A
     assert "bread.md" not in {h.document for h in first.passages}
     moved = chat_folio.answering.ask("At what temperature is a sourdough loaf baked?", SHORT, first.chat_id)
     # its own best passage is in the prompt (after the one it shares with the previous prompt)
-    assert "bread.md" in {h.document for h in moved.passages}
+    assert "bread.md" in {h.document for h in moved.passages}, moved.budget
 
 
 def test_a_passage_gone_from_the_library_ends_the_carrying(chat_folio: Folio, first: Answer) -> None:
