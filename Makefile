@@ -25,8 +25,9 @@ $(STAMP): pyproject.toml Makefile | $(BIN)/python
 
 # llama-cpp-python 0.3.36 built from source with three loadable sets of CPU kernels (x64, haswell
 # for AVX2, zen4 for AVX-512 with VNNI and BF16) in llama_cpp/lib; app/core/generate/cpu_kernels.py
-# loads the best one this CPU runs. Never -march=native, never AMX (its kernels crashed here), so
-# one build runs on other people's laptops (packaging/llama_variants.py). Takes a while on 2 cores.
+# loads the best one this CPU runs. Never -march=native, never AMX (a native build's AMX kernels crashed
+# here), so one build runs on other people's laptops (packaging/llama_variants.py). 47 minutes here
+# from nothing, niced, on 2 cores shared with other jobs (benchmarks/README.md).
 llama-cpp: $(LLAMA_STAMP)
 
 $(LLAMA_STAMP): packaging/llama_variants.py | $(BIN)/python
