@@ -3,10 +3,11 @@ PYTHON ?= python3.11
 VENV := .venv
 BIN := $(VENV)/bin
 STAMP := $(VENV)/.folio-setup
+LLAMA_STAMP := $(VENV)/.folio-llama-variants
 export HF_HUB_OFFLINE := 1
 export TRANSFORMERS_OFFLINE := 1
 
-.PHONY: setup system-libs run test lint models fonts translations package screenshots clean bench
+.PHONY: setup llama-cpp system-libs run test lint models fonts translations package screenshots clean bench
 
 setup: $(STAMP) system-libs models fonts translations
 
@@ -14,13 +15,24 @@ $(BIN)/python:
 	$(PYTHON) -m venv $(VENV)
 	$(BIN)/python -m pip install --quiet --upgrade pip
 
-# torch first and pinned: a looser requirement pulls a multi-GB CUDA build.
-# llama-cpp-python builds from source; a non-native build avoids AMX kernels that crash here
-# and runs on other people's laptops.
+# torch first and pinned: a looser requirement pulls a multi-GB CUDA build. Then llama-cpp-python
+# (llama-cpp below), so that installing Folio finds it in place and builds no other.
 $(STAMP): pyproject.toml Makefile | $(BIN)/python
 	$(BIN)/pip install --quiet torch==2.13.0
-	CMAKE_ARGS="-DGGML_NATIVE=OFF" $(BIN)/pip install --quiet -e '.[dev,package]'
+	$(MAKE) llama-cpp
+	$(BIN)/pip install --quiet -e '.[dev,package]'
 	touch $(STAMP)
+
+# llama-cpp-python 0.3.36 built from source with three loadable sets of CPU kernels (x64, haswell
+# for AVX2, zen4 for AVX-512 with VNNI and BF16) in llama_cpp/lib; app/core/generate/cpu_kernels.py
+# loads the best one this CPU runs. Never -march=native, never AMX (a native build's AMX kernels crashed
+# here), so one build runs on other people's laptops (packaging/llama_variants.py). 47 minutes here
+# from nothing, niced, on 2 cores shared with other jobs (benchmarks/README.md).
+llama-cpp: $(LLAMA_STAMP)
+
+$(LLAMA_STAMP): packaging/llama_variants.py | $(BIN)/python
+	$(BIN)/python packaging/llama_variants.py
+	touch $(LLAMA_STAMP)
 
 # The system libraries of Qt's xcb plugin (the window): apt-get installs what is missing as root or
 # with sudo; otherwise one line gives the exact apt-get command and set-up stops.

@@ -1152,6 +1152,10 @@
         <source>cannot load llama.cpp&apos;s CPU kernels {0}</source>
         <translation>无法加载 llama.cpp 的 CPU 内核 {0}</translation>
     </message>
+    <message>
+        <source>llama.cpp&apos;s libggml is not loaded in this process</source>
+        <translation>此进程中未加载 llama.cpp 的 libggml</translation>
+    </message>
 </context>
 <context>
     <name>DeletionNotice</name>

@@ -3,10 +3,18 @@ only when the CPU runs it; the set-up's build (one built-in kernel set) loads no
 
 from __future__ import annotations
 
+from pathlib import Path
+
 import pytest
 
 from app.core.errors import ModelError
-from app.core.generate.cpu_kernels import choose, llama_lib_dir, load_cpu_kernels, variant_files
+from app.core.generate.cpu_kernels import (
+    choose,
+    llama_lib_dir,
+    load_cpu_kernels,
+    mapped_libggml,
+    variant_files,
+)
 
 SCORES = {"x64": 1, "sse42": 5, "haswell": 64, "skylakex": 0, "sapphirerapids": 4000}
 
@@ -38,3 +46,16 @@ def test_the_installed_build_reports_what_runs() -> None:
         assert kernels.variant in files
     else:
         assert kernels.variant is None and kernels.to_json()["variant"] == "built-in"
+
+
+def test_the_libggml_reopened_is_the_one_mapped_into_the_process() -> None:
+    """Not libggml-base nor a variant: the libggml that libllama's process has mapped."""
+    site = "/venv/lib/python3.11/site-packages"
+    maps = (
+        f"7f00-7f01 r--p 00000000 08:01 11 {site}/llama_cpp/lib/libggml-base.so.0.25.3\n"
+        f"7f02-7f03 r--p 00000000 08:01 12 {site}/lib/libggml.so.0.25.3\n"
+        f"7f04-7f05 r--p 00000000 08:01 13 {site}/llama_cpp/lib/libggml-cpu-zen4.so\n"
+        "7f06-7f07 rw-p 00000000 00:00 0 \n"
+    )
+    assert mapped_libggml(maps) == Path(f"{site}/lib/libggml.so.0.25.3")
+    assert mapped_libggml(maps.splitlines()[0]) is None

@@ -227,7 +227,9 @@ def test_next_token_logprobs_are_the_distribution_greedy_decoding_picks_from(cha
         cancelled.cancel()
         assert next_token_logprobs(chat_engine, prompt(chat_engine, "Another question?"), cancelled) is None
     assert again is not None and int(np.argmax(again)) == int(np.argmax(logprobs))
-    likely = np.argsort(-logprobs)[:10]  # batch shapes differ: the same distribution, not the same bits
-    assert np.allclose(np.exp(again[likely]), np.exp(logprobs[likely]), atol=0.02)
+    # batch shapes differ: the same distribution, not the same bits (the zen4 kernels moved one
+    # probability by 0.025 between the two shapes, the AVX2 ones by less than 0.02)
+    likely = np.argsort(-logprobs)[:10]
+    assert np.allclose(np.exp(again[likely]), np.exp(logprobs[likely]), atol=0.04)
     with pytest.raises(ModelError, match="context holds"):
         next_token_logprobs(chat_engine, tokens * 200)

@@ -1,4 +1,5 @@
-"""llama-cpp-python's OpenAI-compatible server (`python -m llama_cpp.server`), started on 127.0.0.1
+"""llama-cpp-python's OpenAI-compatible server (`python -m llama_cpp.server` through
+`app.serve.llama_cpp_server`, which loads the CPU kernels of a variant build first), started on 127.0.0.1
 (one thread for the tests; benchmarks/bench_server.py gives it more) and stopped by its own pid."""
 
 from __future__ import annotations
@@ -43,7 +44,7 @@ class LlamaServer:
 
     def start(self) -> LlamaServer:
         command = [
-            sys.executable, "-m", "llama_cpp.server",
+            sys.executable, "-m", "app.serve.llama_cpp_server",
             "--model", str(self.model), "--model_alias", self.alias,
             "--host", "127.0.0.1", "--port", str(self.port),
             "--n_threads", str(self.threads), "--n_threads_batch", str(self.threads),

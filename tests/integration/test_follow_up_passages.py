@@ -32,7 +32,9 @@ DOCS = {
 }
 FIRST = "Why does my KX-40 show E7?"
 NEXT = "How do I reset the KX-40 kettle after E7?"
-COMPLETE = AskOptions(max_tokens=400)  # room to finish: only complete answers are a chat's turns
+# room to finish: only complete answers are a chat's turns. SmolLM2's greedy answer to FIRST depends on
+# the CPU kernels' rounding: 452 tokens under the zen4 kernels (past the 400 this had), fewer under AVX2
+COMPLETE = AskOptions(max_tokens=900)
 SHORT = AskOptions(max_tokens=8)
 
 
@@ -45,8 +47,14 @@ def chat_folio(
     docs.mkdir()
     for name, text in DOCS.items():
         (docs / name).write_text(text, encoding="utf-8")
+    # no TTFT-driven passage budget: on loaded cores it measured 25.6 tok/s and dropped the moved
+    # question's own passage (limit 204 tokens); the passages here are passages_k's alone
     settings = Settings(
-        n_ctx=chat_engine.n_ctx, n_threads=chat_engine.n_threads, temperature=0.0, passages_k=2
+        n_ctx=chat_engine.n_ctx,
+        n_threads=chat_engine.n_threads,
+        temperature=0.0,
+        passages_k=2,
+        ttft_target_s=0.0,
     )
     folio = build_services(settings, root / "library", embedder=embedder, engine=chat_engine)
     assert not folio.library.ingest([docs]).failed
@@ -82,7 +90,7 @@ def test_a_question_that_moves_on_is_searched_afresh(chat_folio: Folio, first: A
     assert "bread.md" not in {h.document for h in first.passages}
     moved = chat_folio.answering.ask("At what temperature is a sourdough loaf baked?", SHORT, first.chat_id)
     # its own best passage is in the prompt (after the one it shares with the previous prompt)
-    assert "bread.md" in {h.document for h in moved.passages}
+    assert "bread.md" in {h.document for h in moved.passages}, moved.budget
 
 
 def test_a_passage_gone_from_the_library_ends_the_carrying(chat_folio: Folio, first: Answer) -> None:

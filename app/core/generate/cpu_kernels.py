@@ -6,6 +6,10 @@ executable's folder and the working directory, not `llama_cpp/lib` where the var
 module scores each `libggml-cpu-<variant>.so` there (ggml's own `ggml_backend_score`: 0 when the CPU
 lacks an instruction the variant needs) and loads the best with `ggml_backend_load`. In a build with
 one fixed set of kernels (GGML_NATIVE=OFF, no variants) the CPU backend is built in and nothing loads.
+The variants register into the libggml that libllama was linked against, the copy already mapped
+into the process: a wheel may hold several copies of libggml (llama_cpp/lib and site-packages/lib),
+and a variant loaded by another copy registers where no model looks ("no backends are loaded"), so
+that copy is reopened with RTLD_NOLOAD by the path /proc/self/maps gives for it.
 `FOLIO_CPU_VARIANT=<name>` forces a variant (benchmarks, and proving a slower one runs). The AMX
 variant (sapphirerapids) is never chosen by itself: its score reads the CPUID bits without asking the
 OS (ggml: "FIXME: this does not check for OS support"), and AMX kernels crashed a native build here.
@@ -15,6 +19,7 @@ from __future__ import annotations
 
 import ctypes
 import os
+import re
 import threading
 from dataclasses import dataclass
 from pathlib import Path
@@ -24,6 +29,7 @@ from app.core.messages import QT_TRANSLATE_NOOP
 
 VARIANT_ENV = "FOLIO_CPU_VARIANT"
 PREFIX, SUFFIX = "libggml-cpu-", ".so"
+LIBGGML = re.compile(r"libggml\.so(\.\d+)*")  # not libggml-base, libggml-cpu-*
 NEVER_CHOSEN = frozenset({"sapphirerapids"})  # AMX tiles: see the module's docstring
 
 
@@ -91,17 +97,38 @@ def choose(scores: dict[str, int], forced: str | None) -> str:
     return max(usable, key=lambda name: usable[name])
 
 
+def mapped_libggml(maps: str) -> Path | None:
+    """The libggml among the files mapped into a process (`maps`: /proc/<pid>/maps), if any."""
+    for line in maps.splitlines():
+        fields = line.split(maxsplit=5)
+        if len(fields) == 6 and LIBGGML.fullmatch(Path(fields[5]).name):
+            return Path(fields[5])
+    return None
+
+
+def _loaded_libggml() -> ctypes.CDLL:
+    """The libggml that llama_cpp's libllama uses, already in the process: never a second copy."""
+    import llama_cpp.llama_cpp  # noqa: F401  (loads libllama and, with it, its libggml)
+
+    path = mapped_libggml(Path("/proc/self/maps").read_text())
+    if path is None:
+        raise ModelError(QT_TRANSLATE_NOOP("Core", "llama.cpp's libggml is not loaded in this process"))
+    return ctypes.CDLL(str(path), mode=os.RTLD_NOLOAD | os.RTLD_GLOBAL)
+
+
 def load_cpu_kernels() -> CpuKernels:
     """Load the CPU kernels once per process (before the first model); what runs."""
     global _loaded
     with _lock:
         if _loaded is not None:
             return _loaded
-        lib_dir = llama_lib_dir()
-        ggml = ctypes.CDLL(str(lib_dir / "libggml.so"))
+        files = variant_files(llama_lib_dir())
+        if not files:
+            _loaded = CpuKernels(None)
+            return _loaded
+        ggml = _loaded_libggml()
         ggml.ggml_backend_reg_count.restype = ctypes.c_size_t
-        files = variant_files(lib_dir)
-        if not files or ggml.ggml_backend_reg_count() > 0:
+        if ggml.ggml_backend_reg_count() > 0:
             _loaded = CpuKernels(None)
             return _loaded
         scores = {name: _score(path) for name, path in sorted(files.items())}
