@@ -35,6 +35,8 @@ sys.path.insert(0, str(REPO))
 
 from app.core.answering.evidence.sentences import split_sentences  # noqa: E402
 from app.core.answering.presentation.verdict_text import strip_note  # noqa: E402
+from benchmarks.calibrate_judge import ROWS, by_row, figures, table  # noqa: E402
+from benchmarks.calibrate_refusal import auc  # noqa: E402
 from benchmarks.evaluation import scoring  # noqa: E402
 from benchmarks.evaluation.dataset import Question, load_questions  # noqa: E402
 from benchmarks.record_env import write_result  # noqa: E402
@@ -243,74 +245,41 @@ def features(entry: dict[str, Any]) -> dict[str, float]:
     return out
 
 
-def auc(positive: Sequence[float], negative: Sequence[float]) -> float | None:
-    """The chance that a random positive scores above a random negative (ties count half)."""
-    if not positive or not negative:
-        return None
-    wins = sum((p > n) + 0.5 * (p == n) for p in positive for n in negative)
-    return wins / (len(positive) * len(negative))
+@dataclass
+class Scored:
+    """One measured answer as the analysis reads it (the fields calibrate_judge's tables read)."""
+
+    id: str
+    half: str
+    row: str
+    answerable: bool
+    correct: bool
+    refusal: bool
+    verdict: str | None
+    f: dict[str, float]
+
+    @classmethod
+    def of(cls, entry: dict[str, Any], verdicts: dict[str, str | None]) -> Scored:
+        verdict = verdicts[entry["id"]] if entry["id"] in verdicts else entry["verdict"]
+        return cls(
+            entry["id"], entry["half"], entry["row"], entry["answerable"], entry["correct"],
+            entry["refusal"], verdict, features(entry),
+        )  # fmt: skip
 
 
-ROWS = ("en", "zh", "en→zh", "zh→en", "all")
-
-
-def rows_of(entries: Sequence[dict[str, Any]], row: str) -> list[dict[str, Any]]:
-    return [e for e in entries if row == "all" or e["row"] == row]
-
-
-def auc_table(entries: Sequence[dict[str, Any]], names: Sequence[str]) -> str:
-    """AUC of each signal for right vs wrong answers (answerable, not refused), per row."""
-    lines = ["| signal | " + " | ".join(f"{r} (right/wrong)" for r in ROWS) + " |"]
+def auc_table(entries: Sequence[Scored], names: Sequence[str]) -> str:
+    """AUC of each signal for right vs other answers (not refused), per row."""
+    lines = ["| signal | " + " | ".join(f"{r} (right/other)" for r in ROWS) + " |"]
     lines.append("|---" * (len(ROWS) + 1) + "|")
     for name in names:
         cells = []
         for row in ROWS:
-            chosen = [e for e in rows_of(entries, row) if not e["refusal"]]
-            right = [e["f"][name] for e in chosen if e["answerable"] and e["correct"]]
-            wrong = [e["f"][name] for e in chosen if not (e["answerable"] and e["correct"])]
-            value = auc(right, wrong)
-            cells.append(f"{value:.2f} ({len(right)}/{len(wrong)})" if value is not None else "–")
+            chosen = [e for e in entries if (row == "all" or e.row == row) and not e.refusal]
+            right = [e.f[name] for e in chosen if e.answerable and e.correct]
+            other = [e.f[name] for e in chosen if not (e.answerable and e.correct)]
+            value = auc(right, other)
+            cells.append(f"{value:.2f} ({len(right)}/{len(other)})" if value is not None else "–")
         lines.append(f"| {name} | " + " | ".join(cells) + " |")
-    return "\n".join(lines)
-
-
-def rule_figures(entries: Sequence[dict[str, Any]], said: Sequence[bool]) -> dict[str, Any]:
-    chosen = [(e, s) for e, s in zip(entries, said, strict=True)]
-    answered = [e for e, s in chosen if s]
-    right = [(e, s) for e, s in chosen if e["answerable"] and e["correct"]]
-    unanswerable = [(e, s) for e, s in chosen if not e["answerable"]]
-    return {
-        "n": len(entries),
-        "answered": len(answered),
-        "precision": (sum(e["answerable"] and e["correct"] for e in answered) / len(answered))
-        if answered
-        else None,
-        "coverage": (sum(s for _, s in right) / len(right)) if right else None,
-        "right": len(right),
-        "held_back": (sum(1 for e, s in unanswerable if not s or e["refusal"]) / len(unanswerable))
-        if unanswerable
-        else None,
-    }
-
-
-def _fmt(value: Any) -> str:
-    return "–" if value is None else f"{value:.2f}" if isinstance(value, float) else str(value)
-
-
-def rule_table(entries: Sequence[dict[str, Any]], said: Sequence[bool]) -> str:
-    lines = [
-        "| row | n | answered | precision | coverage (of right) | held back |",
-        "|---|---|---|---|---|---|",
-    ]
-    for row in ROWS:
-        pairs = [(e, s) for e, s in zip(entries, said, strict=True) if row == "all" or e["row"] == row]
-        if not pairs:
-            continue
-        f = rule_figures([e for e, _ in pairs], [s for _, s in pairs])
-        lines.append(
-            f"| {row} | {f['n']} | {f['answered']} | {_fmt(f['precision'])} | "
-            f"{_fmt(f['coverage'])} ({f['right']}) | {_fmt(f['held_back'])} |"
-        )
     return "\n".join(lines)
 
 
@@ -318,64 +287,58 @@ RULES = ("alone", "or", "and")  # the signal alone; the judge's "answered" or th
 MIN_PRECISION = 0.9
 
 
-def said_by(rule: str, entries: Sequence[dict[str, Any]], name: str, threshold: float) -> list[bool]:
-    """Which answers a rule calls "answered": never a refusal."""
-    out = []
+def said_by(rule: str, entries: Sequence[Scored], name: str, threshold: float) -> list[str | None]:
+    """The verdict a rule gives each answer: "answered" or None (never for a refusal)."""
+    out: list[str | None] = []
     for e in entries:
-        signal = e["f"][name] >= threshold
-        judged = e["verdict"] == "answered"
+        signal = e.f[name] >= threshold
+        judged = e.verdict == "answered"
         said = signal if rule == "alone" else (judged or signal) if rule == "or" else (judged and signal)
-        out.append(said and not e["refusal"])
+        out.append("answered" if said and not e.refusal else None)
     return out
 
 
-def fit_threshold(
-    entries: Sequence[dict[str, Any]], name: str, rule: str
-) -> tuple[float, dict[str, Any]] | None:
-    """The threshold of the most coverage at precision >= MIN_PRECISION and unanswerable held back
-    >= 0.9 over all of `entries` (the calibration half); None when no threshold reaches it."""
-    best: tuple[float, dict[str, Any]] | None = None
-    for threshold in sorted({e["f"][name] for e in entries}):
-        f = rule_figures(entries, said_by(rule, entries, name, threshold))
+def fit_threshold(entries: Sequence[Scored], name: str, rule: str) -> float | None:
+    """The threshold of the most coverage at precision >= MIN_PRECISION with unanswerable questions
+    held back >= 0.9 over `entries` (the calibration half); None when no threshold reaches it."""
+    best: tuple[float, float] | None = None
+    for threshold in sorted({e.f[name] for e in entries}):
+        f = figures(entries, said_by(rule, entries, name, threshold))
         if f["precision"] is None or f["precision"] < MIN_PRECISION or (f["held_back"] or 1.0) < 0.9:
             continue
-        if best is None or (f["coverage"] or 0.0) > (best[1]["coverage"] or 0.0):
-            best = (threshold, f)
-    return best
+        if best is None or (f["coverage"] or 0.0) > best[1]:
+            best = (threshold, f["coverage"] or 0.0)
+    return best[0] if best else None
 
 
 def analyse(paths: Sequence[Path], verdicts_file: Path | None, signals: Sequence[str]) -> int:
-    entries: list[dict[str, Any]] = []
-    for path in paths:
-        entries.extend(json.loads(path.read_text(encoding="utf-8"))["answers"])
     verdicts = json.loads(verdicts_file.read_text(encoding="utf-8")) if verdicts_file else {}
-    for e in entries:
-        e["f"] = features(e)
-        if verdicts:
-            e["verdict"] = verdicts.get(e["id"])
-    names = list(entries[0]["f"]) if entries else []
-    halves = {half: [e for e in entries if e["half"] == half] for half in ("calibration", "held_out")}
+    entries = [
+        Scored.of(entry, verdicts)
+        for path in paths
+        for entry in json.loads(path.read_text(encoding="utf-8"))["answers"]
+    ]
+    names = list(entries[0].f) if entries else []
+    halves = {half: [e for e in entries if e.half == half] for half in ("calibration", "held_out")}
     source = f"the verdicts of {verdicts_file.name}" if verdicts_file else "the verdicts the runs recorded"
     for half, chosen in halves.items():
-        if not chosen:
-            continue
-        print(f"\n## {half}: AUC, right vs wrong (not refused; wrong includes unanswerable)\n")
-        print(auc_table(chosen, names))
-        print(f"\n{half}: the judge alone ({source})\n")
-        print(rule_table(chosen, [e["verdict"] == "answered" for e in chosen]))
+        if chosen:
+            print(f"\n## {half}: AUC, right vs other answers (not refused; other includes unanswerable)\n")
+            print(auc_table(chosen, names))
     for name in signals:
         for rule in RULES:
-            fitted = fit_threshold(halves["calibration"], name, rule)
-            if fitted is None:
+            threshold = fit_threshold(halves["calibration"], name, rule)
+            if threshold is None:
                 print(
                     f"\n{name} {rule}: no threshold reaches precision {MIN_PRECISION} on the calibration half"
                 )
                 continue
-            threshold = fitted[0]
             for half, chosen in halves.items():
                 if chosen:
-                    print(f"\n{half}: {rule} {name} >= {threshold:.3f} (fitted on the calibration half)\n")
-                    print(rule_table(chosen, said_by(rule, chosen, name, threshold)))
+                    judged = by_row(chosen, [e.verdict for e in chosen])
+                    ruled = by_row(chosen, said_by(rule, chosen, name, threshold))
+                    print(f"\n{half}: the judge alone ({source}) → {rule} {name} >= {threshold:.3f}\n")
+                    print(table(judged, ruled))
     return 0
 
 
