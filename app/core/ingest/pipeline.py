@@ -254,7 +254,8 @@ class Ingester:
             return _unchanged(path, twin)
 
         page_counter = _PageCounter(markdown=kind in MARKDOWN_KINDS)
-        batches = self._batches(path, number, total, progress, cancel, page_counter, kind in SECTION_KINDS)
+        pages = self._pages(path, number, total, progress, cancel, page_counter)
+        batches = self._batches(pages, page_counter, kind in SECTION_KINDS)
         try:
             outcome = self.store.write_document(
                 path=str(path),
@@ -280,18 +281,10 @@ class Ingester:
         )
 
     def _batches(
-        self,
-        path: Path,
-        number: int,
-        total: int,
-        progress: ProgressCallback | None,
-        cancel: CancelToken,
-        page_counter: _PageCounter,
-        sectioned: bool,
+        self, pages: Iterator[tuple[int, str]], page_counter: _PageCounter, sectioned: bool
     ) -> Iterator[list[NewChunk]]:
-        """The file's chunks, embedded in batches as its pages are read (lazily: inside the write);
+        """The file's chunks, embedded in batches as its `pages` are read (lazily: inside the write);
         NoTextLayer when the pages held too little text."""
-        pages = self._pages(path, number, total, progress, cancel, page_counter)
         settings = self.settings.current  # read per file: a change applies from the next file on
         chunker = Chunker(
             self.embedder.count_tokens,
