@@ -25,6 +25,7 @@ sys.path.insert(0, str(ROOT))
 
 from app.core import paths  # noqa: E402
 from app.core.config import KV_CACHE_TYPES  # noqa: E402
+from app.core.generate.cpu_kernels import new_llama  # noqa: E402
 from benchmarks.record_env import write_result  # noqa: E402
 
 KV_LOG = re.compile(r"llama_kv_cache: size = +([\d.]+) MiB")
@@ -59,11 +60,9 @@ def measure(model: Path, n_ctx: int, kv_type: str, prompt_tokens: int) -> dict[s
     prefilled = status_kib("VmRSS")
     peak = status_kib("VmHWM")
     engine.close()
-    from llama_cpp import Llama
-
     log = io.StringIO()
     with contextlib.redirect_stderr(log):
-        Llama(model_path=str(model), n_ctx=n_ctx, verbose=True, **llama_kv_options(kv_type)).close()
+        new_llama(model_path=str(model), n_ctx=n_ctx, verbose=True, **llama_kv_options(kv_type)).close()
     found = KV_LOG.search(log.getvalue())
     return {
         "kv_type": kv_type,

@@ -47,11 +47,10 @@ def main() -> int:
 
     import llama_cpp
 
-    from app.core.generate.cpu_kernels import load_cpu_kernels
+    from app.core.generate.cpu_kernels import new_llama
 
-    load_cpu_kernels()  # a build of loadable CPU variants has no backend before it
     combos = [(int(t), int(b)) for t in args.threads.split(",") for b in args.batch_threads.split(",")]
-    llm = llama_cpp.Llama(
+    llm = new_llama(
         model_path=str(args.model), n_ctx=4096, n_batch=512, n_threads=1, n_threads_batch=1, verbose=False
     )
     text = "".join(TEXT.format(n=n) for n in range(400))

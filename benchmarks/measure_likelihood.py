@@ -142,9 +142,9 @@ class Scorer:
     """The chat model's log-probability of each answer token after a given chat turn."""
 
     def __init__(self, model: Path) -> None:
-        from llama_cpp import Llama
+        from app.core.generate.cpu_kernels import new_llama
 
-        self.llm = Llama(
+        self.llm = new_llama(
             model_path=str(model), n_ctx=3072, n_threads=2, logits_all=True, verbose=False, n_batch=512
         )
 

@@ -19,7 +19,7 @@ ROOT = Path(__file__).resolve().parents[1]
 sys.path.insert(0, str(ROOT))
 
 from app.core import paths  # noqa: E402
-from app.core.generate.cpu_kernels import load_cpu_kernels  # noqa: E402
+from app.core.generate.cpu_kernels import load_cpu_kernels, new_llama  # noqa: E402
 
 
 def main() -> int:
@@ -30,9 +30,7 @@ def main() -> int:
     args = parser.parse_args()
     started = time.monotonic()
     kernels = load_cpu_kernels()
-    from llama_cpp import Llama
-
-    llm = Llama(model_path=str(args.model), n_ctx=256, n_threads=1, n_threads_batch=1, verbose=False)
+    llm = new_llama(model_path=str(args.model), n_ctx=256, n_threads=1, n_threads_batch=1, verbose=False)
     reply = llm.create_chat_completion(
         [{"role": "user", "content": args.question}], max_tokens=args.tokens, temperature=0.0
     )

@@ -13,7 +13,7 @@ from app.core import paths
 from app.core.answering.run import AnswerRun
 from app.core.config import Settings, load_settings, model_fields_changed, save_settings
 from app.core.errors import UsageError
-from app.core.generate.cpu_kernels import load_cpu_kernels
+from app.core.generate.cpu_kernels import new_llama
 from app.core.generate.engine import Engine
 from app.core.generate.gguf_header import GgufHeader, read_gguf_header
 from app.core.generate.kv_cache import (
@@ -116,13 +116,9 @@ def test_the_setting_round_trips_and_reloads_the_model(tmp_path: Path) -> None:
 
 def llama_kv_log(model: Path, kv_type: str, **extra: object) -> tuple[str, int]:
     """llama.cpp's verbose log of loading `model` with this KV cache type, and its n_ctx."""
-    from llama_cpp import Llama
-
-    load_cpu_kernels()
-
     log = io.StringIO()
     with contextlib.redirect_stderr(log):
-        llm = Llama(
+        llm = new_llama(
             model_path=str(model),
             n_ctx=TEST_CTX,
             n_threads=1,

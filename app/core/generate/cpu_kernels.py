@@ -23,6 +23,7 @@ import re
 import threading
 from dataclasses import dataclass
 from pathlib import Path
+from typing import Any
 
 from app.core.errors import ModelError
 from app.core.messages import QT_TRANSLATE_NOOP
@@ -114,6 +115,15 @@ def _loaded_libggml() -> ctypes.CDLL:
     if path is None:
         raise ModelError(QT_TRANSLATE_NOOP("Core", "llama.cpp's libggml is not loaded in this process"))
     return ctypes.CDLL(str(path), mode=os.RTLD_NOLOAD | os.RTLD_GLOBAL)
+
+
+def new_llama(**options: Any) -> Any:
+    """`llama_cpp.Llama(**options)` once the CPU kernels are loaded: the one way Folio, its tests and
+    its benchmarks open a model (a build of loadable variants has no backend before them)."""
+    load_cpu_kernels()
+    from llama_cpp import Llama
+
+    return Llama(**options)
 
 
 def load_cpu_kernels() -> CpuKernels:

@@ -8,7 +8,7 @@ from pathlib import Path
 from typing import Any
 
 from app.core.errors import ModelError
-from app.core.generate.cpu_kernels import load_cpu_kernels
+from app.core.generate.cpu_kernels import new_llama
 from app.core.generate.kv_cache import llama_kv_options, llama_kv_types, model_kv_shape
 from app.core.generate.model import ModelInfo
 from app.core.generate.template import CHATML_STOPS, ChatTemplate
@@ -28,13 +28,10 @@ def open_llama(
 ) -> Any:
     """A `llama_cpp.Llama` of the file; ModelError naming the file when it cannot load."""
     prefer_passive_openmp()
-    load_cpu_kernels()
-    from llama_cpp import Llama
-
     if kv_cache_type not in llama_kv_types():
         raise ModelError(f"this llama.cpp does not take a {kv_cache_type} KV cache")
     try:
-        return Llama(
+        return new_llama(
             model_path=str(model_path),
             n_ctx=n_ctx,
             n_batch=n_batch,

@@ -8,7 +8,7 @@ from pathlib import Path
 from typing import Any
 
 from app.core.errors import ServerError
-from app.core.generate.cpu_kernels import load_cpu_kernels
+from app.core.generate.cpu_kernels import new_llama
 from app.core.generate.server_http import ServerConnection
 from app.core.messages import QT_TRANSLATE_NOOP
 
@@ -83,10 +83,7 @@ class LocalTokenizer:
     def tokens(self, text: str, special: bool) -> list[int]:
         with self._lock:
             if self._llm is None:
-                load_cpu_kernels()  # llama.cpp loads no model, not even a vocabulary, without a backend
-                from llama_cpp import Llama
-
-                self._llm = Llama(model_path=str(self.path), vocab_only=True, verbose=False)
+                self._llm = new_llama(model_path=str(self.path), vocab_only=True, verbose=False)
             result: list[int] = self._llm.tokenize(text.encode("utf-8"), add_bos=special, special=special)
         return result
 
