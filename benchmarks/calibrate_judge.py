@@ -53,6 +53,7 @@ GRID = {
     "restate_novelty": (0.2, 0.34, 0.5),
     "answered_share": (0.5, 0.67, 1.0),
     "quantity_needs_figure": (False, True),
+    "figure_kind_must_match": (False, True),
 }
 # how the sentence stating a figure must be about the question: by its cosine with it, by how far it
 # is from the sentence most about it, or by being a sentence Folio found for it, any being enough

@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-from app.core.answering.evidence.asked import asks_quantity
+from app.core.answering.evidence.asked import asked_dimensions, asks_quantity
 from app.core.answering.evidence.excerpts import score_sentences
 from app.core.answering.evidence.focus import found_passages, hinted_question
 from app.core.answering.evidence.locate import locate
@@ -45,3 +45,15 @@ def test_a_running_header_scores_nothing_and_a_quantity_question_prefers_a_numbe
     assert max(scored[1], key=lambda s: s.score).sentence.text.endswith("90 seconds.")
     assert asks_quantity("How long does it take?") and asks_quantity("清岚 S3 的水箱能装多少水？")
     assert asks_quantity("In which year was it built?") and not asks_quantity("Who designed the hall?")
+
+
+def test_what_a_quantity_question_asks_for_is_named_in_both_languages() -> None:
+    assert asked_dimensions("青溪茶业有限公司的年销售额是多少？") == {"money"}
+    assert asked_dimensions("How much does a replacement filter cost?") == {"money"}
+    assert asked_dimensions("How long should it rest before I turn it on?") == {"time", "length"}
+    assert asked_dimensions("清岚 S3 的滤网多久换一次？") == {"time"}
+    assert asked_dimensions("How much RAM does it need?") == {"data"}
+    assert asked_dimensions("青溪水库的总库容是多少？") == {"volume"}
+    assert asked_dimensions("How many people lived there in 2021?") == {"people"}
+    assert asked_dimensions("In which year was it built?") == set()  # a year is a plain number
+    assert asked_dimensions("Who pays for the test suite?") == set()  # no quantity asked

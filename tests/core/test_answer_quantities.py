@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-from app.core.answering.evidence.quantities import clashes, naming_numbers, quantities
+from app.core.answering.evidence.quantities import clashes, dimensions, naming_numbers, quantities
 
 
 def test_spellings_symbols_and_cjk_units_meet_in_one_form() -> None:
@@ -42,3 +42,14 @@ def test_areas_people_and_chinese_multipliers_have_their_units() -> None:
     assert clashes(quantities("总面积是 4.6 平方米"), quantities("常住人口为 4.6 万人")) == 1
     assert quantities("面积 12 平方公里") == quantities("12 square kilometres") == {("12", "km2")}
     assert quantities("适用面积 42 平方米") == {("42", "m2")}  # not 42 metres
+
+
+def test_money_and_cubic_measures_have_their_units() -> None:
+    assert quantities("$5 or € 12.50, ¥300") == {("5", "money"), ("12.50", "money"), ("300", "money")}
+    assert quantities("每个 80 元") == {("80", "money")}
+    assert quantities("总库容 1.2 亿立方米") >= {("120000000", "m3")}
+    assert dimensions(quantities("420 cubic metres per hour, 3000 hours, 300 吨")) == {
+        "volume",
+        "time",
+        "mass",
+    }

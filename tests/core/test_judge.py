@@ -191,3 +191,27 @@ def test_a_quantity_asked_for_and_not_given_is_at_most_partly_answered(
     assert verdict(without, needs_figure=False) == "answered"  # the switch is what holds it back
     with_figure = "Hold the filter key for five seconds to reset the filter indicator [1]."
     assert verdict(with_figure, needs_figure=True) == verdict(with_figure, needs_figure=False)
+
+
+def test_a_figure_of_another_kind_than_asked_is_not_about_the_question(
+    multilingual_embedder: Embedder, policy: Policy
+) -> None:
+    page = "青溪茶业有限公司年产绿茶约 300 吨，产品销往全国二十多个省份。"
+    hits = [make_hit(1, page)]
+    question = "青溪茶业有限公司的年销售额是多少？"
+    embed = RecentVectors(multilingual_embedder.embed)
+    vectors = multilingual_embedder.embed([page])
+    verifier = embedding_verifier(lambda ids: vectors, embed, multilingual_embedder.scales)
+    evidence = Evidence(question, hits, embed)
+    located = [
+        (f.citation.chunk_id, f.sentence) for f in locate(question, hits, embed, multilingual_embedder.scales)
+    ]
+    loose = replace(policy, fact_located_enough=True, about_cosine=0.0, answered_share=0.5)
+
+    def verdict(answer: str, must_match: bool) -> str | None:
+        ruled = replace(loose, figure_kind_must_match=must_match)
+        return judge_answer(question, answer, hits, verifier, ruled, embed, evidence, located).verdict
+
+    tonnes = "青溪茶业有限公司的年销售额是 300 吨 [1]。"
+    assert verdict(tonnes, must_match=False) == "answered"  # supported word for word
+    assert verdict(tonnes, must_match=True) != "answered"  # tonnes do not measure sales

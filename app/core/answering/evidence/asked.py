@@ -18,6 +18,62 @@ _LATIN_QUANTITY = re.compile(
 _CJK_QUANTITY = re.compile("多少|多久|多长|多大|多高|多重|多远|多深|多宽|几|哪一年|哪年|何时|什么时候|第几")
 
 
+# What a quantity the question asks for measures, by the words that ask it (the dimensions of
+# quantities.py; "how long" may be a time or a length). A question none of these name is not checked.
+_ASKED_DIMENSIONS: tuple[tuple[frozenset[str], re.Pattern[str]], ...] = tuple(
+    (frozenset(dims), re.compile(pattern, re.IGNORECASE))
+    for dims, pattern in (
+        (
+            ("money",),
+            r"\b(?:price|prices|priced|cost|costs|fee|fees|revenue|sales|turnover|salary|wages?|budget|"
+            r"spend|spent|expensive|how\s+much\s+money)\b"
+            r"|钱|价格|价钱|售价|单价|费用|成本|花费|销售额|营业额|营收|工资|薪水|预算|造价|票价",
+        ),
+        (
+            ("time", "length"),
+            r"\bhow\s+long\b",
+        ),
+        (
+            ("time",),
+            r"\bhow\s+(?:often|soon)\b|\bhow\s+many\s+(?:seconds|minutes|hours|days|weeks|months|years)\b"
+            r"|\b(?:duration|interval)\b|多久|多长时间|多少时间|(?:多少|几)(?:秒|分钟|个?小时|天|周|个?星期|个月)|时长|间隔",
+        ),
+        (
+            ("length",),
+            r"\bhow\s+(?:tall|high|far|wide|deep)\b|\b(?:height|distance|width|depth|altitude)\b"
+            r"|多高|多远|多宽|多深|高度|距离|宽度|深度|海拔|多长(?!时间)",
+        ),
+        (("mass",), r"\bhow\s+heavy\b|\b(?:weight|weigh|weighs)\b|多重|重量|(?:多少|几)(?:公斤|千克|克|吨)"),
+        (
+            ("volume",),
+            r"\bhow\s+many\s+(?:litres|liters|millilitres|milliliters)\b|(?:多少|几)(?:升|毫升|立方)|容积|库容",
+        ),
+        (
+            ("data",),
+            r"\b(?:ram|memory|disk\s+space|storage)\b|内存|硬盘空间|磁盘空间|存储空间",
+        ),
+        (
+            ("people",),
+            r"\bhow\s+many\s+(?:people|persons|inhabitants|residents|visitors)\b|\bpopulation\b"
+            r"|多少(?:个)?人|人口|游客|居民|人次",
+        ),
+        (("share",), r"\b(?:percentage|percent|proportion)\b|\bwhat\s+share\b|百分之|百分比|比例|占比"),
+        (("temperature",), r"\b(?:temperature|how\s+hot|how\s+cold)\b|温度|多少度"),
+        (("power",), r"\b(?:wattage|power\s+draw|power\s+consumption)\b|功率"),
+        (("area",), r"\barea\b|面积"),
+    )
+)
+
+
+def asked_dimensions(question: str) -> frozenset[str]:
+    """What the figure the question asks for measures ("money" for "how much does it cost?",
+    "time" for "多久"); empty when it asks for no quantity or does not say what kind."""
+    if not asks_quantity(question):
+        return frozenset()
+    text = normalize(question)
+    return frozenset(dim for dims, pattern in _ASKED_DIMENSIONS if pattern.search(text) for dim in dims)
+
+
 def asks_quantity(question: str) -> bool:
     """True when the question asks for a number, a measure or a date."""
     text = normalize(question)

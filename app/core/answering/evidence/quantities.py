@@ -59,6 +59,33 @@ _UNITS: dict[str, tuple[str, ...]] = {
         "平方千米",
     ),
     "people": ("people", "inhabitants", "residents", "persons", "人", "名"),
+    "m3": ("m³", "cubic metre", "cubic metres", "cubic meter", "cubic meters", "立方米"),
+    "cm3": (
+        "cm³",
+        "cubic centimetre",
+        "cubic centimetres",
+        "cubic centimeter",
+        "cubic centimeters",
+        "立方厘米",
+    ),
+    # money: what follows the figure ("12 yuan", "3 元", "5 美元"); a symbol before it is in _MONEY
+    "money": (
+        "yuan",
+        "rmb",
+        "cny",
+        "usd",
+        "eur",
+        "euro",
+        "euros",
+        "dollar",
+        "dollars",
+        "元",
+        "块钱",
+        "美元",
+        "欧元",
+        "英镑",
+        "日元",
+    ),
 }
 _SYMBOLS = {"m": "m", "l": "l", "L": "l", "g": "g", "s": "s", "h": "h", "W": "w", "V": "v"}
 _CANONICAL = {spelling.lower(): unit for unit, spellings in _UNITS.items() for spelling in spellings}
@@ -78,6 +105,9 @@ def _unit(spelling: str) -> str | None:
         return _SYMBOLS.get(spelling)  # case-sensitive: "m" metres, "M" not a unit
     return _CANONICAL.get(spelling.lower())
 
+
+# a currency symbol before the figure ("$5", "€ 12.50", "¥300")
+_MONEY = re.compile(rf"[$€£¥￥]\s?(?P<number>{NUMBER})")
 
 _SCALED_QUANTITY = re.compile(
     rf"(?<![\d.,])(?P<number>{NUMBER})\s?[万亿]\s?(?P<unit>"
@@ -100,6 +130,7 @@ def quantities(text: str) -> frozenset[Quantity]:
         unit = _unit(match.group("unit"))
         if unit is not None:
             found.add((number_form(match.group("number")), unit))
+    found.update((number_form(match.group("number")), "money") for match in _MONEY.finditer(text))
     return frozenset(found)
 
 
@@ -114,7 +145,7 @@ def clashes(claimed: frozenset[Quantity], held: frozenset[Quantity]) -> int:
 # What a unit measures: two figures compete for one subject only when they measure the same thing.
 _DIMENSIONS = {
     **dict.fromkeys(("m", "km", "cm", "mm", "ft", "inch"), "length"),
-    **dict.fromkeys(("l", "ml"), "volume"),
+    **dict.fromkeys(("l", "ml", "m3", "cm3"), "volume"),
     **dict.fromkeys(("kg", "g", "t"), "mass"),
     **dict.fromkeys(("s", "min", "h", "day", "week", "month", "year"), "time"),
     **dict.fromkeys(("byte", "kb", "kib", "mb", "mib", "gb", "gib", "tb"), "data"),
@@ -122,7 +153,15 @@ _DIMENSIONS = {
     **dict.fromkeys(("m2", "km2"), "area"),
     "people": "people",
     **dict.fromkeys(("hz", "khz", "mhz", "ghz"), "frequency"),
+    "%": "share",
+    "deg": "temperature",
+    "money": "money",
 }
+
+
+def dimensions(held: frozenset[Quantity]) -> frozenset[str]:
+    """What the quantities measure ("time", "money", …): each unit's dimension."""
+    return frozenset(_DIMENSIONS.get(unit, unit) for _, unit in held)
 
 
 # A number glued to letters names a thing ("E7", "KX-40", "LP-07", "v2"), and a page reference

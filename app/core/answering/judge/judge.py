@@ -60,8 +60,10 @@ def rule(signal: SentenceSignals, policy: Policy) -> SentenceRuling:
             or (policy.fact_located_enough and signal.fact_located)
         )
     )
-    about = supported and (
-        signal.lexical_about is True or signal.located or signal.about_cosine >= policy.about_cosine
+    about = (
+        supported
+        and not (policy.figure_kind_must_match and signal.kind_clash)
+        and (signal.lexical_about is True or signal.located or signal.about_cosine >= policy.about_cosine)
     )
     return SentenceRuling(supported, by_meaning and not signal.lexical, about, restated)
 

@@ -43,6 +43,9 @@ class Policy:
     # whether a question that asks for a quantity is only "partly" answered when no statement that
     # answers it gives a figure the question does not
     quantity_needs_figure: bool = False
+    # whether a sentence whose figures all measure another kind of thing than the question asks for
+    # ("300 tonnes" for sales, "3000 hours" for a price) is not about the question
+    figure_kind_must_match: bool = False
     # the share of factual sentences supported and about the question for "answered" (else "partly")
     answered_share: float = 1.0
     # whether a sentence's meaning can support it in CJK text (an English-only embedder: no)

@@ -7,10 +7,11 @@ from dataclasses import dataclass
 
 import numpy as np
 
-from app.core.answering.evidence.asked import asks_quantity
+from app.core.answering.evidence.asked import asked_dimensions, asks_quantity
 from app.core.answering.evidence.evidence import Evidence
 from app.core.answering.evidence.facts import Facts, facts_of, missing_facts
 from app.core.answering.evidence.lexical import normalize, without_lead_in
+from app.core.answering.evidence.quantities import dimensions
 from app.core.answering.evidence.sentences import split_sentences
 from app.core.answering.judge.checks import Attribution, SentenceCheck
 from app.core.keywords import content_terms
@@ -46,6 +47,9 @@ class SentenceSignals:
     # every number it gives that the question does not is stated by a sentence Folio found for the
     # question before the model ran (True when it gives no new number)
     fact_located: bool = True
+    # the figures with units it gives that the question does not all measure something other than
+    # what the question asks for ("300 tonnes" for a question about sales; evidence/asked.py)
+    kind_clash: bool = False
 
     @property
     def gain(self) -> float:
@@ -116,6 +120,7 @@ def measure(
     answer_vectors = evidence.embed_texts(bodies) if vectors is not None else None
     question_terms = set(content_terms(normalize(question)))
     question_facts = facts_of(question)
+    asked = asked_dimensions(question)
     chinese = np.array([has_cjk(sentence.body) for sentence in evidence.sentences], dtype=bool)
     asked_chinese = has_cjk(question)
     # the question's cosine with every passage sentence, across scripts put on one scale
@@ -178,6 +183,7 @@ def measure(
                 fact_about=fact_about,
                 fact_gap=fact_about - top if fact_about <= 1.0 else 0.0,
                 fact_located=(claimed.numbers - question_facts.numbers) <= located_numbers,
+                kind_clash=_kind_clash(claimed, question_facts, asked),
             )
         )
     return Signals(tuple(measured), refused, quantity)
@@ -232,6 +238,15 @@ def _fact_about(
         best = max((float(about_question[i]) for i in holders), default=-1.0)
         weakest = min(weakest, best)
     return weakest
+
+
+def _kind_clash(claimed: Facts, question: Facts, asked: frozenset[str]) -> bool:
+    """Whether the new figures with units of `claimed` all measure something the question (which asks
+    for `asked`) does not: none of them of an asked dimension, and at least one of them."""
+    if not asked:
+        return False
+    given = dimensions(frozenset(q for q in claimed.quantities if q[0] not in question.numbers))
+    return bool(given) and not given & asked
 
 
 def _text(evidence: Evidence, texts: dict[int, str], index: int) -> str:
