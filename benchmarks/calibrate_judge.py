@@ -14,7 +14,6 @@ figures to benchmarks/results/judge_calibration.json with record_env.
 from __future__ import annotations
 
 import argparse
-import itertools
 import json
 import sys
 import xml.etree.ElementTree as ET
@@ -43,9 +42,10 @@ from app.core.passage import Hit  # noqa: E402
 from benchmarks.evaluation import scoring  # noqa: E402
 from benchmarks.evaluation.dataset import Question, load_questions  # noqa: E402
 from benchmarks.evaluation.failures import CLASSES, classify  # noqa: E402
+from benchmarks.judge_grid import Grid, answered_everywhere  # noqa: E402
 from benchmarks.record_env import write_result  # noqa: E402
 
-GRID = {
+AXES = {
     "support_cosine": (0.45, 0.5, 0.55, 0.6, 0.65, 0.7, 0.75, 0.8, 2.0),  # 2.0: words only
     "support_gain": (-1.0, -0.1, -0.05, 0.0, 0.05, 0.1),
     "about_cosine": (0.2, 0.3, 0.35, 0.4, 0.45, 0.5, 0.55, 0.6, 2.0),  # 2.0: words or located only
@@ -54,6 +54,7 @@ GRID = {
     "answered_share": (0.5, 0.67, 1.0),
     "quantity_needs_figure": (False, True),
     "figure_kind_must_match": (False, True),
+    "words_gain": (-2.0, -0.3, -0.2, -0.15, -0.1, -0.05, 0.0),  # -2.0: not asked
 }
 # how the sentence stating a figure must be about the question: by its cosine with it, by how far it
 # is from the sentence most about it, or by being a sentence Folio found for it, any being enough
@@ -65,6 +66,7 @@ FACT_RULES = tuple(
     for found in (False, True)
     if cosine != -1.0 or (gap == 1.0 and not found)  # any cosine passes already
 )
+GRID = Grid(AXES, FACT_RULES)
 ROWS = ("en", "zh", "en→zh", "zh→en", "all")
 
 
@@ -252,13 +254,6 @@ def by_row(cases: Sequence[Case], verdicts: Sequence[str | None]) -> dict[str, d
     return out
 
 
-def policies(base: Policy) -> Iterator[Policy]:
-    keys = list(GRID)
-    for values in itertools.product(*(GRID[k] for k in keys)):
-        for fact_rule in FACT_RULES:
-            yield replace(base, **dict(zip(keys, values, strict=True)), **fact_rule)
-
-
 def fit(
     cases: Sequence[Case], base: Policy, precision: float, held_back: float
 ) -> tuple[Policy, dict[str, Any]]:
@@ -266,23 +261,46 @@ def fit(
     language) has the most right answers called answered on `cases`, while "answered" stays right at
     least `precision` of the time and unanswerable questions are held back at least `held_back`
     overall; ties go to more right answers called answered overall, then to the higher precision,
-    then to the earlier (stricter) grid point."""
-    best: tuple[tuple[float, float, float], Policy, dict[str, Any]] | None = None
-    languages = [[c for c in cases if c.row == lang] for lang in ("en", "zh")]
-    for policy in policies(base):
-        verdicts = {c.id: verdict(c, policy) for c in cases}
-        found = figures(cases, [verdicts[c.id] for c in cases])
-        if (found["precision"] or 0.0) < precision or (found["held_back"] or 1.0) < held_back:
+    then to the earlier (stricter) grid point. Every policy of the grid is judged at once
+    (judge_grid.py)."""
+    shape = GRID.shape
+    answered = np.zeros(shape, dtype=np.int16)
+    right_answered = np.zeros(shape, dtype=np.int16)
+    unanswerable_answered = np.zeros(shape, dtype=np.int16)
+    right_by_language = {lang: np.zeros(shape, dtype=np.int16) for lang in ("en", "zh")}
+    for case in cases:
+        if case.gated or case.signals is None:
+            said = np.asarray(verdict(case, base) == "answered")
+        else:
+            said = answered_everywhere(case.signals, case.finish_reason, GRID, base)
+        answered += said
+        if case.answerable and case.correct:
+            right_answered += said
+            if case.row in right_by_language:
+                right_by_language[case.row] += said
+        if not case.answerable and not case.refusal:
+            unanswerable_answered += said
+    right = sum(1 for c in cases if c.answerable and c.correct)
+    unanswerable = sum(1 for c in cases if not c.answerable)
+    with np.errstate(divide="ignore", invalid="ignore"):
+        found_precision = np.where(answered > 0, right_answered / np.maximum(answered, 1), 0.0)
+        coverage = right_answered / right if right else np.zeros(shape)
+        kept = 1.0 - unanswerable_answered / unanswerable if unanswerable else np.ones(shape)
+    worst: np.ndarray | None = None
+    for lang, called in right_by_language.items():
+        mine = [c for c in cases if c.row == lang]
+        if not mine:
             continue
-        worst = min(
-            figures(mine, [verdicts[c.id] for c in mine])["coverage"] or 0.0 for mine in languages if mine
-        )
-        key = (worst, found["coverage"] or 0.0, found["precision"] or 0.0)
-        if best is None or key > best[0]:
-            best = (key, policy, found)
-    if best is None:
+        count = sum(1 for c in mine if c.answerable and c.correct)
+        share = called / count if count else np.zeros(shape)
+        worst = share if worst is None else np.minimum(worst, share)
+    feasible = (found_precision >= precision) & (kept >= held_back)
+    if not feasible.any():
         raise SystemExit(f"no policy of the grid reaches precision {precision} on the calibration half")
-    return best[1], best[2]
+    for key in (worst if worst is not None else np.zeros(shape), coverage, found_precision):
+        feasible &= key == key[feasible].max()
+    chosen = GRID.policy(base, int(np.flatnonzero(feasible)[0]))
+    return chosen, figures(cases, [verdict(c, chosen) for c in cases])
 
 
 def _cell(value: Any) -> str:

@@ -54,6 +54,7 @@ def rule(signal: SentenceSignals, policy: Policy) -> SentenceRuling:
     supported = (
         not signal.problem
         and (signal.lexical or by_meaning)
+        and (signal.across or signal.best < 0 or signal.gain >= policy.words_gain)
         and (
             signal.fact_about >= policy.fact_about_cosine
             or signal.fact_gap >= policy.fact_about_gap

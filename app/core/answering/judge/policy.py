@@ -26,6 +26,10 @@ class Policy:
     # ...and by how much the passage sentence must be closer to it than the question is (a sentence
     # that only rephrases the question is closest to the question)
     support_gain: float = 0.0
+    # ...and, for a sentence its words support, by how much its best passage sentence must be closer
+    # to it than the question is when both are in one script (-2: not asked): a sentence far closer
+    # to the question than to any passage sentence says the question back with a figure put in
+    words_gain: float = -2.0
     # cosine of the question with the supporting sentence from which it is about the question
     about_cosine: float = 2.0
     # cosine of the answer sentence with the question from which, adding nothing new, it restates it

@@ -50,6 +50,9 @@ class SentenceSignals:
     # the figures with units it gives that the question does not all measure something other than
     # what the question asks for ("300 tonnes" for a question about sales; evidence/asked.py)
     kind_clash: bool = False
+    # it and its best passage sentence are in different scripts (Chinese and English), where its
+    # cosines with the passage and with the question do not compare
+    across: bool = False
 
     @property
     def gain(self) -> float:
@@ -184,6 +187,7 @@ def measure(
                 fact_gap=fact_about - top if fact_about <= 1.0 else 0.0,
                 fact_located=(claimed.numbers - question_facts.numbers) <= located_numbers,
                 kind_clash=_kind_clash(claimed, question_facts, asked),
+                across=best >= 0 and bool(chinese[best]) != body_chinese,
             )
         )
     return Signals(tuple(measured), refused, quantity)

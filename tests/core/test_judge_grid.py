@@ -1,0 +1,70 @@
+"""The calibration grid judges every policy at once exactly as judge.decide judges each one."""
+
+from __future__ import annotations
+
+import random
+
+import numpy as np
+
+from app.core.answering.judge.judge import decide
+from app.core.answering.judge.policy import Policy
+from app.core.answering.judge.signals import SentenceSignals, Signals
+from benchmarks.calibrate_judge import GRID
+from benchmarks.judge_grid import answered_everywhere
+
+
+def _sentence(rng: random.Random, index: int) -> SentenceSignals:
+    """A sentence with signals drawn around the grid's thresholds."""
+    fact_about = rng.choice([2.0, rng.uniform(-0.2, 0.8)])
+    return SentenceSignals(
+        index=index,
+        lexical=rng.random() < 0.6,
+        lexical_about=rng.choice([True, False, None]),
+        problem=rng.choice(["", "", "", "wrong_binding"]),
+        meaning=rng.uniform(0.2, 1.0),
+        best=rng.choice([-1, 0, 3]),
+        best_n=1,
+        question_cosine=rng.uniform(0.0, 1.0),
+        about_cosine=rng.uniform(0.0, 0.8),
+        located=rng.random() < 0.4,
+        missing=rng.choice([0, 0, 1]),
+        novelty=rng.uniform(0.0, 1.0),
+        new_facts=rng.random() < 0.5,
+        cjk=rng.random() < 0.5,
+        fact_about=fact_about,
+        fact_gap=rng.uniform(-0.3, 0.1) if fact_about <= 1.0 else 0.0,
+        fact_located=rng.random() < 0.5,
+        kind_clash=rng.random() < 0.2,
+        across=rng.random() < 0.2,
+    )
+
+
+def test_every_grid_policy_gets_the_verdict_decide_gives() -> None:
+    rng = random.Random(7)
+    base = Policy()
+    checked = answered = 0
+    for _ in range(60):
+        signals = Signals(
+            tuple(_sentence(rng, i) for i in range(rng.randint(1, 4))),
+            refused=rng.random() < 0.1,
+            asks_quantity=rng.random() < 0.5,
+        )
+        finish = rng.choice(["stop", "stop", "stop", "length"])
+        grid = answered_everywhere(signals, finish, GRID, base)
+        assert grid.shape == GRID.shape
+        picks = rng.sample(range(GRID.size), 40)
+        said = np.flatnonzero(grid.ravel())
+        picks += [int(i) for i in said[:: max(1, len(said) // 20)][:20]]  # some of each verdict
+        for flat in picks:
+            policy = GRID.policy(base, flat)
+            expected = decide(signals, policy, False, finish)[1] == "answered"
+            assert bool(grid.flat[flat]) == expected, policy
+            checked += 1
+            answered += expected
+    assert checked > 2000 and 100 < answered < checked  # both verdicts were compared
+
+
+def test_the_grid_enumerates_its_policies_in_flat_order() -> None:
+    base = Policy()
+    for flat, policy in zip(range(50), GRID.policies(base), strict=False):
+        assert GRID.policy(base, flat) == policy
