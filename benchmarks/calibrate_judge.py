@@ -91,6 +91,14 @@ class Case:
 def parse_args(argv: Sequence[str] | None) -> argparse.Namespace:
     parser = argparse.ArgumentParser(description=__doc__.split("\n")[0])
     parser.add_argument("results", type=Path, nargs="+", help="results files of benchmarks/eval_answers.py")
+    parser.add_argument(
+        "--held-out",
+        type=Path,
+        nargs="+",
+        default=[],
+        metavar="RUN",
+        help="report the held-out half from these runs' answers instead of the positional runs'",
+    )
     parser.add_argument("--precision", type=float, default=0.92, help="'answered' right at least this often")
     parser.add_argument(
         "--held-back", type=float, default=0.9, help="unanswerable held back at least this often"
@@ -125,6 +133,11 @@ def parse_args(argv: Sequence[str] | None) -> argparse.Namespace:
     parser.add_argument("--lines", action="store_true", help="print every held-out question's line")
     parser.add_argument("--failures", action="store_true", help="classify the held-out half's wrong answers")
     parser.add_argument("--verdicts", type=Path, help="write every verdict, by question id, here")
+    parser.add_argument(
+        "--frontier",
+        action="store_true",
+        help="also print the policy the fit chooses at each precision from 0.5 to 0.95, on both halves",
+    )
     return parser.parse_args(argv)
 
 
@@ -254,53 +267,103 @@ def by_row(cases: Sequence[Case], verdicts: Sequence[str | None]) -> dict[str, d
     return out
 
 
+@dataclass(frozen=True)
+class GridFigures:
+    """The calibration figures of every policy of the grid (arrays of its shape)."""
+
+    precision: np.ndarray  # of "answered" (0 where nothing is answered)
+    coverage: np.ndarray  # right answers called answered
+    worst: np.ndarray  # the coverage of the worse language, English or Chinese
+    held_back: np.ndarray  # unanswerable questions not called answered (or refused)
+
+    @classmethod
+    def of(cls, cases: Sequence[Case], base: Policy) -> GridFigures:
+        """Every policy of the grid judged at once on `cases` (judge_grid.py)."""
+        shape = GRID.shape
+        answered = np.zeros(shape, dtype=np.int16)
+        right_answered = np.zeros(shape, dtype=np.int16)
+        unanswerable_answered = np.zeros(shape, dtype=np.int16)
+        right_by_language = {lang: np.zeros(shape, dtype=np.int16) for lang in ("en", "zh")}
+        for case in cases:
+            if case.gated or case.signals is None:
+                said = np.asarray(verdict(case, base) == "answered")
+            else:
+                said = answered_everywhere(case.signals, case.finish_reason, GRID, base)
+            answered += said
+            if case.answerable and case.correct:
+                right_answered += said
+                if case.row in right_by_language:
+                    right_by_language[case.row] += said
+            if not case.answerable and not case.refusal:
+                unanswerable_answered += said
+        right = sum(1 for c in cases if c.answerable and c.correct)
+        unanswerable = sum(1 for c in cases if not c.answerable)
+        worst: np.ndarray = np.ones(shape)
+        for lang, called in right_by_language.items():
+            count = sum(1 for c in cases if c.row == lang and c.answerable and c.correct)
+            if any(c.row == lang for c in cases):
+                worst = np.minimum(worst, called / count if count else np.zeros(shape))
+        return cls(
+            precision=np.where(answered > 0, right_answered / np.maximum(answered, 1), 0.0),
+            coverage=right_answered / right if right else np.zeros(shape),
+            worst=worst,
+            held_back=1.0 - unanswerable_answered / unanswerable if unanswerable else np.ones(shape),
+        )
+
+    def best(self, precision: float, held_back: float) -> int | None:
+        """The flat index of the policy whose worse language has the most right answers called
+        answered, while "answered" is right at least `precision` of the time and unanswerable
+        questions are held back at least `held_back`; ties go to more right answers called answered
+        overall, then to the higher precision, then to the earlier (stricter) grid point."""
+        feasible = (self.precision >= precision) & (self.held_back >= held_back)
+        if not feasible.any():
+            return None
+        for key in (self.worst, self.coverage, self.precision):
+            feasible &= key == key[feasible].max()
+        return int(np.flatnonzero(feasible)[0])
+
+
 def fit(
     cases: Sequence[Case], base: Policy, precision: float, held_back: float
 ) -> tuple[Policy, dict[str, Any]]:
-    """The grid policy whose worse language (English or Chinese, each on its own: the goals are per
-    language) has the most right answers called answered on `cases`, while "answered" stays right at
-    least `precision` of the time and unanswerable questions are held back at least `held_back`
-    overall; ties go to more right answers called answered overall, then to the higher precision,
-    then to the earlier (stricter) grid point. Every policy of the grid is judged at once
-    (judge_grid.py)."""
-    shape = GRID.shape
-    answered = np.zeros(shape, dtype=np.int16)
-    right_answered = np.zeros(shape, dtype=np.int16)
-    unanswerable_answered = np.zeros(shape, dtype=np.int16)
-    right_by_language = {lang: np.zeros(shape, dtype=np.int16) for lang in ("en", "zh")}
-    for case in cases:
-        if case.gated or case.signals is None:
-            said = np.asarray(verdict(case, base) == "answered")
-        else:
-            said = answered_everywhere(case.signals, case.finish_reason, GRID, base)
-        answered += said
-        if case.answerable and case.correct:
-            right_answered += said
-            if case.row in right_by_language:
-                right_by_language[case.row] += said
-        if not case.answerable and not case.refusal:
-            unanswerable_answered += said
-    right = sum(1 for c in cases if c.answerable and c.correct)
-    unanswerable = sum(1 for c in cases if not c.answerable)
-    with np.errstate(divide="ignore", invalid="ignore"):
-        found_precision = np.where(answered > 0, right_answered / np.maximum(answered, 1), 0.0)
-        coverage = right_answered / right if right else np.zeros(shape)
-        kept = 1.0 - unanswerable_answered / unanswerable if unanswerable else np.ones(shape)
-    worst: np.ndarray | None = None
-    for lang, called in right_by_language.items():
-        mine = [c for c in cases if c.row == lang]
-        if not mine:
-            continue
-        count = sum(1 for c in mine if c.answerable and c.correct)
-        share = called / count if count else np.zeros(shape)
-        worst = share if worst is None else np.minimum(worst, share)
-    feasible = (found_precision >= precision) & (kept >= held_back)
-    if not feasible.any():
+    """The grid policy GridFigures.best chooses on `cases`, and its figures there."""
+    flat = GridFigures.of(cases, base).best(precision, held_back)
+    if flat is None:
         raise SystemExit(f"no policy of the grid reaches precision {precision} on the calibration half")
-    for key in (worst if worst is not None else np.zeros(shape), coverage, found_precision):
-        feasible &= key == key[feasible].max()
-    chosen = GRID.policy(base, int(np.flatnonzero(feasible)[0]))
+    chosen = GRID.policy(base, flat)
     return chosen, figures(cases, [verdict(c, chosen) for c in cases])
+
+
+def frontier(calibration: Sequence[Case], held_out: Sequence[Case], base: Policy, held_back: float) -> str:
+    """For each precision asked of the calibration half, the policy the fit chooses and its figures
+    on both halves: what each trade-off between precision and coverage would give."""
+    grid = GridFigures.of(calibration, base)
+    lines = [
+        "\n## The fit at each precision asked of the calibration half\n",
+        "| precision asked | calibration: precision / coverage (en, zh) | held-out: precision / coverage "
+        "(en, zh) | held back (cal., held-out) |",
+        "|---|---|---|---|",
+    ]
+    for asked in (0.5, 0.6, 0.7, 0.75, 0.8, 0.85, 0.9, 0.92, 0.95):
+        flat = grid.best(asked, held_back)
+        if flat is None:
+            lines.append(f"| {asked} | none reaches it | | |")
+            continue
+        policy = GRID.policy(base, flat)
+        cells = []
+        for group in (calibration, held_out):
+            rows = by_row(group, [verdict(c, policy) for c in group]) if group else {}
+            if not rows:
+                cells.append("n/a")
+                continue
+            langs = ", ".join(_cell(rows.get(lang, {}).get("coverage")) for lang in ("en", "zh"))
+            cells.append(f"{_cell(rows['all']['precision'])} / {_cell(rows['all']['coverage'])} ({langs})")
+        kept = [
+            _cell(by_row(g, [verdict(c, policy) for c in g])["all"]["held_back"]) if g else "n/a"
+            for g in (calibration, held_out)
+        ]
+        lines.append(f"| {asked} | {cells[0]} | {cells[1]} | {', '.join(kept)} |")
+    return "\n".join(lines)
 
 
 def _cell(value: Any) -> str:
@@ -357,7 +420,8 @@ def main(argv: Sequence[str] | None = None) -> int:
     by_id = {q.id: q for q in questions.questions}
     cases: list[Case] = []
     runs = [json.loads(path.read_text(encoding="utf-8")) for path in args.results]
-    embedders = {Path(run["embedder"]).name for run in runs}
+    reported = [json.loads(path.read_text(encoding="utf-8")) for path in args.held_out]
+    embedders = {Path(run["embedder"]).name for run in (*runs, *reported)}
     if len(embedders) != 1:
         raise SystemExit(f"the runs must share one embedder, not {sorted(embedders)}")
     embedder = embedders.pop()
@@ -366,6 +430,8 @@ def main(argv: Sequence[str] | None = None) -> int:
         cases.extend(cases_of(run, by_id, cross))
     calibration = [c for c in cases if c.half == "calibration"]
     held_out = [c for c in cases if c.half == "held_out"]
+    if reported:
+        held_out = [c for run in reported for c in cases_of(run, by_id, cross) if c.half == "held_out"]
     current = replace(
         policy_for(embedder), cross_unrelated=cross.unrelated, cross_translation=cross.translation
     )
@@ -395,6 +461,8 @@ def main(argv: Sequence[str] | None = None) -> int:
             print(f"{case.id:9} {case.row:6} {mark:2} {case.before} → {verdict(case, policy)} | {text}")
     if args.failures:
         print(failure_table(held_out))
+    if args.frontier:
+        print(frontier(calibration, held_out, current, args.held_back))
     if args.verdicts:
         args.verdicts.write_text(json.dumps({c.id: verdict(c, policy) for c in cases}, indent=0) + "\n")
     if args.write and not args.keep:
