@@ -14,6 +14,7 @@ figures to benchmarks/results/judge_calibration.json with record_env.
 from __future__ import annotations
 
 import argparse
+import hashlib
 import json
 import sys
 import xml.etree.ElementTree as ET
@@ -99,7 +100,12 @@ def parse_args(argv: Sequence[str] | None) -> argparse.Namespace:
         metavar="RUN",
         help="report the held-out half from these runs' answers instead of the positional runs'",
     )
-    parser.add_argument("--precision", type=float, default=0.92, help="'answered' right at least this often")
+    parser.add_argument(
+        "--precision",
+        type=float,
+        help="'answered' right at least this often on the calibration half; default: the precision "
+        "(of 0.5 to 0.95) whose cross-validated 'answered' is right most often (chosen_precision)",
+    )
     parser.add_argument(
         "--held-back", type=float, default=0.9, help="unanswerable held back at least this often"
     )
@@ -323,6 +329,10 @@ class GridFigures:
         return int(np.flatnonzero(feasible)[0])
 
 
+# the precisions the fit may ask of the calibration half; which one is chosen by cross-validation
+ASKED = (0.5, 0.6, 0.7, 0.75, 0.8, 0.85, 0.9, 0.92, 0.95)
+
+
 def fit(
     cases: Sequence[Case], base: Policy, precision: float, held_back: float
 ) -> tuple[Policy, dict[str, Any]]:
@@ -334,36 +344,80 @@ def fit(
     return chosen, figures(cases, [verdict(c, chosen) for c in cases])
 
 
-def frontier(calibration: Sequence[Case], held_out: Sequence[Case], base: Policy, held_back: float) -> str:
-    """For each precision asked of the calibration half, the policy the fit chooses and its figures
-    on both halves: what each trade-off between precision and coverage would give."""
+def folds(cases: Sequence[Case]) -> tuple[list[Case], list[Case]]:
+    """The calibration half in two folds, fixed by question id (the second byte of sha256(id); the
+    first decides the halves), for fitting on one and judging the other."""
+    second = [hashlib.sha256(c.id.encode()).digest()[1] % 2 for c in cases]
+    return [c for c, k in zip(cases, second, strict=True) if k == 0], [
+        c for c, k in zip(cases, second, strict=True) if k == 1
+    ]
+
+
+def cross_validated(cases: Sequence[Case], base: Policy, held_back: float) -> dict[float, dict[str, Any]]:
+    """For each precision the fit may ask, the figures of "answered" on `cases` when each answer is
+    judged by the policy fitted, at that precision, on the other fold: how far the precision asked
+    holds on answers the fit did not see, from the calibration half alone."""
+    parts = folds(cases)
+    grids = [GridFigures.of(part, base) for part in parts]
+    found = {}
+    for asked in ASKED:
+        judged: list[tuple[Case, str | None]] = []
+        for grid, other in ((grids[0], parts[1]), (grids[1], parts[0])):
+            flat = grid.best(asked, held_back)
+            policy = GRID.policy(base, flat) if flat is not None else None
+            judged += [(c, verdict(c, policy) if policy else None) for c in other]
+        found[asked] = by_row([c for c, _ in judged], [v for _, v in judged])
+    return found
+
+
+def chosen_precision(validated: dict[float, dict[str, Any]]) -> float:
+    """The precision to ask of the calibration half: the one whose cross-validated "answered" is
+    right most often; ties go to more right answers called answered in the worse language, then to
+    the higher precision asked."""
+
+    def key(asked: float) -> tuple[float, float, float]:
+        rows = validated[asked]
+        worst = min((rows[lang]["coverage"] or 0.0) for lang in ("en", "zh") if lang in rows)
+        return (rows["all"]["precision"] or 0.0, worst, asked)
+
+    return max(validated, key=key)
+
+
+def frontier(
+    calibration: Sequence[Case],
+    held_out: Sequence[Case],
+    base: Policy,
+    held_back: float,
+    validated: dict[float, dict[str, Any]],
+) -> str:
+    """For each precision asked of the calibration half, the figures of the policy the fit chooses:
+    on the calibration half itself, cross-validated within it (`validated`), and on the held-out half."""
     grid = GridFigures.of(calibration, base)
     lines = [
-        "\n## The fit at each precision asked of the calibration half\n",
-        "| precision asked | calibration: precision / coverage (en, zh) | held-out: precision / coverage "
-        "(en, zh) | held back (cal., held-out) |",
+        "\n## The fit at each precision asked of the calibration half: precision / coverage (en, zh) "
+        "/ held back\n",
+        "| precision asked | calibration | calibration, cross-validated | held-out |",
         "|---|---|---|---|",
     ]
-    for asked in (0.5, 0.6, 0.7, 0.75, 0.8, 0.85, 0.9, 0.92, 0.95):
+    for asked in ASKED:
         flat = grid.best(asked, held_back)
         if flat is None:
             lines.append(f"| {asked} | none reaches it | | |")
             continue
         policy = GRID.policy(base, flat)
-        cells = []
-        for group in (calibration, held_out):
-            rows = by_row(group, [verdict(c, policy) for c in group]) if group else {}
-            if not rows:
-                cells.append("n/a")
-                continue
-            langs = ", ".join(_cell(rows.get(lang, {}).get("coverage")) for lang in ("en", "zh"))
-            cells.append(f"{_cell(rows['all']['precision'])} / {_cell(rows['all']['coverage'])} ({langs})")
-        kept = [
-            _cell(by_row(g, [verdict(c, policy) for c in g])["all"]["held_back"]) if g else "n/a"
-            for g in (calibration, held_out)
+        cells = [
+            _summary(by_row(calibration, [verdict(c, policy) for c in calibration])),
+            _summary(validated[asked]),
+            _summary(by_row(held_out, [verdict(c, policy) for c in held_out])) if held_out else "n/a",
         ]
-        lines.append(f"| {asked} | {cells[0]} | {cells[1]} | {', '.join(kept)} |")
+        lines.append(f"| {asked} | " + " | ".join(cells) + " |")
     return "\n".join(lines)
+
+
+def _summary(rows: dict[str, dict[str, Any]]) -> str:
+    langs = ", ".join(_cell(rows.get(lang, {}).get("coverage")) for lang in ("en", "zh"))
+    every = rows["all"]
+    return f"{_cell(every['precision'])} / {_cell(every['coverage'])} ({langs}) / {_cell(every['held_back'])}"
 
 
 def _cell(value: Any) -> str:
@@ -439,11 +493,22 @@ def main(argv: Sequence[str] | None = None) -> int:
         current = replace(current, **{k: json.loads(v) for k, v in (c.split("=", 1) for c in args.change)})
     if args.only_calibration:
         held_out = []
+    needed = args.frontier or (args.precision is None and not args.keep)
+    validated = cross_validated(calibration, current, args.held_back) if needed else {}
+    asked = args.precision
     if args.keep:
         policy, fitted = current, figures(calibration, [verdict(c, current) for c in calibration])
     else:
-        policy, fitted = fit(calibration, current, args.precision, args.held_back)
-    report: dict[str, Any] = {"embedder": embedder, "policy": policy.to_json(), "halves": {}}
+        asked = args.precision if args.precision is not None else chosen_precision(validated)
+        print(f"precision asked of the calibration half: {asked}")
+        policy, fitted = fit(calibration, current, asked, args.held_back)
+    report: dict[str, Any] = {
+        "embedder": embedder,
+        "policy": policy.to_json(),
+        "precision_asked": asked,
+        "cross_validated": {str(k): rows for k, rows in validated.items()},
+        "halves": {},
+    }
     for name, group in (("calibration", calibration), ("held_out", held_out)):
         if not group:
             continue
@@ -462,7 +527,7 @@ def main(argv: Sequence[str] | None = None) -> int:
     if args.failures:
         print(failure_table(held_out))
     if args.frontier:
-        print(frontier(calibration, held_out, current, args.held_back))
+        print(frontier(calibration, held_out, current, args.held_back, validated))
     if args.verdicts:
         args.verdicts.write_text(json.dumps({c.id: verdict(c, policy) for c in cases}, indent=0) + "\n")
     if args.write and not args.keep:
@@ -472,6 +537,8 @@ def main(argv: Sequence[str] | None = None) -> int:
             "policy": policy.to_json(),
             "fitted_on": "calibration half of benchmarks/eval/split.json",
             "runs": [p.name for p in args.results],
+            "precision_asked": asked,
+            "asked_by": "given (--precision)" if args.precision is not None else "cross-validation",
             "calibration": fitted,
         }
         target.write_text(json.dumps(data, ensure_ascii=False, indent=1) + "\n", encoding="utf-8")
