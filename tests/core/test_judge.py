@@ -3,8 +3,8 @@ and contents lines that never count as evidence."""
 
 from __future__ import annotations
 
-from collections.abc import Callable
 from dataclasses import replace
+from typing import Protocol
 
 import numpy as np
 import pytest
@@ -36,23 +36,27 @@ def policy(multilingual_embedder: Embedder) -> Policy:
     return found
 
 
-JudgeOf = Callable[[str, str, list[Hit]], Judgement]
+class JudgeOf(Protocol):
+    def __call__(
+        self, question: str, answer: str, hits: list[Hit], ruled: Policy | None = None
+    ) -> Judgement: ...
 
 
 @pytest.fixture(scope="module")
 def judged(multilingual_embedder: Embedder, policy: Policy) -> JudgeOf:
-    """judged(question, answer, hits): the answer judged as the root's Answerer does it (the word check with
-    the embedder, the question's evidence and located sentences, one RecentVectors for them all)."""
+    """judged(question, answer, hits[, ruled]): the answer judged as the root's Answerer does it (the word
+    check with the embedder, the question's evidence and located sentences, one RecentVectors for them
+    all), by the shipped policy or by `ruled`."""
     embedder = multilingual_embedder
 
-    def judge_of(question: str, answer: str, hits: list[Hit]) -> Judgement:
+    def judge_of(question: str, answer: str, hits: list[Hit], ruled: Policy | None = None) -> Judgement:
         embed = RecentVectors(embedder.embed)
         vectors = embedder.embed([hit.text for hit in hits])
         rows = {hit.chunk_id: row for row, hit in enumerate(hits)}
         verifier = embedding_verifier(lambda ids: vectors[[rows[i] for i in ids]], embed, embedder.scales)
         evidence = Evidence(question, hits, embed)
         located = [(f.citation.chunk_id, f.sentence) for f in locate(question, hits, embed, embedder.scales)]
-        return judge_answer(question, answer, hits, verifier, policy, embed, evidence, located)
+        return judge_answer(question, answer, hits, verifier, ruled or policy, embed, evidence, located)
 
     return judge_of
 
@@ -172,19 +176,13 @@ def test_the_interface_translations_measure_the_embedders_cross_language_cosines
 
 
 def test_a_quantity_asked_for_and_not_given_is_at_most_partly_answered(
-    multilingual_embedder: Embedder, policy: Policy
+    judged: JudgeOf, policy: Policy
 ) -> None:
-    page = "Indicator. Hold the filter key for five seconds to reset the filter indicator."
-    hits = [make_hit(1, page)]
+    hits = [make_hit(1, "Indicator. Hold the filter key for five seconds to reset the filter indicator.")]
     question = "Which key resets the filter indicator, and for how long must it be held?"
-    embed = RecentVectors(multilingual_embedder.embed)
-    vectors = multilingual_embedder.embed([page])
-    verifier = embedding_verifier(lambda ids: vectors, embed, multilingual_embedder.scales)
-    evidence = Evidence(question, hits, embed)
 
     def verdict(answer: str, needs_figure: bool) -> str | None:
-        ruled = replace(policy, quantity_needs_figure=needs_figure)
-        return judge_answer(question, answer, hits, verifier, ruled, embed, evidence).verdict
+        return judged(question, answer, hits, replace(policy, quantity_needs_figure=needs_figure)).verdict
 
     without = "The filter key resets the filter indicator [1]."
     assert verdict(without, needs_figure=True) != "answered"
@@ -194,23 +192,14 @@ def test_a_quantity_asked_for_and_not_given_is_at_most_partly_answered(
 
 
 def test_a_figure_of_another_kind_than_asked_is_not_about_the_question(
-    multilingual_embedder: Embedder, policy: Policy
+    judged: JudgeOf, policy: Policy
 ) -> None:
-    page = "青溪茶业有限公司年产绿茶约 300 吨，产品销往全国二十多个省份。"
-    hits = [make_hit(1, page)]
+    hits = [make_hit(1, "青溪茶业有限公司年产绿茶约 300 吨，产品销往全国二十多个省份。")]
     question = "青溪茶业有限公司的年销售额是多少？"
-    embed = RecentVectors(multilingual_embedder.embed)
-    vectors = multilingual_embedder.embed([page])
-    verifier = embedding_verifier(lambda ids: vectors, embed, multilingual_embedder.scales)
-    evidence = Evidence(question, hits, embed)
-    located = [
-        (f.citation.chunk_id, f.sentence) for f in locate(question, hits, embed, multilingual_embedder.scales)
-    ]
     loose = replace(policy, fact_located_enough=True, about_cosine=0.0, answered_share=0.5)
 
     def verdict(answer: str, must_match: bool) -> str | None:
-        ruled = replace(loose, figure_kind_must_match=must_match)
-        return judge_answer(question, answer, hits, verifier, ruled, embed, evidence, located).verdict
+        return judged(question, answer, hits, replace(loose, figure_kind_must_match=must_match)).verdict
 
     tonnes = "青溪茶业有限公司的年销售额是 300 吨 [1]。"
     assert verdict(tonnes, must_match=False) == "answered"  # supported word for word
