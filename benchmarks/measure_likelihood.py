@@ -35,10 +35,10 @@ sys.path.insert(0, str(REPO))
 
 from app.core.answering.evidence.sentences import split_sentences  # noqa: E402
 from app.core.answering.presentation.verdict_text import strip_note  # noqa: E402
-from benchmarks.calibrate_judge import ROWS, by_row, figures, table  # noqa: E402
 from benchmarks.calibrate_refusal import auc  # noqa: E402
 from benchmarks.evaluation import scoring  # noqa: E402
 from benchmarks.evaluation.dataset import Question, load_questions  # noqa: E402
+from benchmarks.evaluation.judge_cases import ROWS, by_row, figures, table  # noqa: E402
 from benchmarks.record_env import write_result  # noqa: E402
 
 MARKER = re.compile(r"\s*\[\d+(?:\s*[,–-]\s*\d+)*\]")

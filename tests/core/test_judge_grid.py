@@ -9,8 +9,8 @@ import numpy as np
 from app.core.answering.judge.judge import decide
 from app.core.answering.judge.policy import Policy
 from app.core.answering.judge.signals import SentenceSignals, Signals
-from benchmarks.calibrate_judge import GRID
-from benchmarks.judge_grid import answered_everywhere
+from benchmarks.evaluation.judge_fit import GRID
+from benchmarks.evaluation.judge_grid import answered_everywhere
 
 
 def _sentence(rng: random.Random, index: int) -> SentenceSignals:

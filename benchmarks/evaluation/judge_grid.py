@@ -1,6 +1,6 @@
 """Every policy of a grid judged at once: judge.decide's "answered" as arrays over the grid's axes.
 
-calibrate_judge.py searches a grid of some tens of millions of policies; calling judge.decide for each
+judge_fit.py searches a grid of some tens of millions of policies; calling judge.decide for each
 policy and answer would take hours. Here each answer sentence's ruling is computed once per value of
 the axes it depends on and broadcast over the rest, so the whole grid is judged in about a second per
 answer. `answered_everywhere` must agree with judge.decide for every policy of the grid
