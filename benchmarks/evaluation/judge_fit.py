@@ -137,16 +137,24 @@ def cross_validated(cases: Sequence[Case], base: Policy, held_back: float) -> di
 
 
 def chosen_precision(validated: dict[float, dict[str, Any]]) -> float:
-    """The precision to ask of the calibration half: the one whose cross-validated "answered" is
-    right most often; ties go to more right answers called answered in the worse language, then to
-    the higher precision asked."""
+    """The precision to ask of the calibration half, by the one-standard-error rule: of the precisions
+    whose cross-validated "answered" is right within one standard error of the most often right one,
+    the one with the most right answers called answered in the worse language (then the higher
+    precision asked). Cross-validated precisions a few hundredths apart are noise on a few dozen
+    answers; choosing between them by precision alone would pick the noise."""
 
-    def key(asked: float) -> tuple[float, float, float]:
+    def precision(asked: float) -> float:
+        return float(validated[asked]["all"]["precision"] or 0.0)
+
+    def worst(asked: float) -> float:
         rows = validated[asked]
-        worst = min((rows[lang]["coverage"] or 0.0) for lang in ("en", "zh") if lang in rows)
-        return (rows["all"]["precision"] or 0.0, worst, asked)
+        return min(float(rows[lang]["coverage"] or 0.0) for lang in ("en", "zh") if lang in rows)
 
-    return max(validated, key=key)
+    best = max(validated, key=lambda asked: (precision(asked), asked))
+    said = max(int(validated[best]["all"]["answered"]), 1)
+    error = (precision(best) * (1.0 - precision(best)) / said) ** 0.5
+    near = [asked for asked in validated if precision(asked) >= precision(best) - error]
+    return max(near, key=lambda asked: (worst(asked), asked))
 
 
 def frontier(

@@ -9,7 +9,7 @@ import numpy as np
 from app.core.answering.judge.judge import decide
 from app.core.answering.judge.policy import Policy
 from app.core.answering.judge.signals import SentenceSignals, Signals
-from benchmarks.evaluation.judge_fit import GRID
+from benchmarks.evaluation.judge_fit import GRID, chosen_precision
 from benchmarks.evaluation.judge_grid import answered_everywhere
 
 
@@ -68,3 +68,22 @@ def test_the_grid_enumerates_its_policies_in_flat_order() -> None:
     base = Policy()
     for flat, policy in zip(range(50), GRID.policies(base), strict=False):
         assert GRID.policy(base, flat) == policy
+
+
+def _rows(precision: float, answered: int, en: float, zh: float) -> dict[str, dict[str, float | int]]:
+    return {
+        "all": {"precision": precision, "answered": answered},
+        "en": {"coverage": en},
+        "zh": {"coverage": zh},
+    }
+
+
+def test_the_precision_asked_is_chosen_by_the_one_standard_error_rule() -> None:
+    noisy = {
+        0.6: _rows(0.53, 70, 0.70, 0.68),  # within one standard error (0.06) of the best, covers most
+        0.75: _rows(0.54, 60, 0.65, 0.50),  # the most often right, by a hundredth
+        0.9: _rows(0.45, 30, 0.13, 0.29),
+    }
+    assert chosen_precision(noisy) == 0.6
+    clear = {0.6: _rows(0.50, 400, 0.70, 0.68), 0.8: _rows(0.80, 400, 0.30, 0.30)}
+    assert chosen_precision(clear) == 0.8  # a real difference in precision wins over coverage
