@@ -24,7 +24,8 @@ AXES = {
     "answered_share": (0.5, 0.67, 1.0),
     "quantity_needs_figure": (False, True),
     "figure_kind_must_match": (False, True),
-    "words_gain": (-2.0, -0.3, -0.2, -0.15, -0.1, -0.05, 0.0),  # -2.0: not asked
+    "former_is_unsupported": (False, True),
+    "words_gain": (-2.0, -0.2, 0.0),  # -2.0: not asked
 }
 # how the sentence stating a figure must be about the question: by its cosine with it, by how far it
 # is from the sentence most about it, or by being a sentence Folio found for it, any being enough

@@ -100,7 +100,8 @@ def answered_everywhere(signals: Signals, finish_reason: str, grid: Grid, base: 
             | (s.fact_gap >= v("fact_about_gap"))
             | (v("fact_located_enough") & s.fact_located)
         )
-        supported = (not s.problem) & (s.lexical | by_meaning) & words_ok & fact_ok
+        former = v("former_is_unsupported") & s.former
+        supported = (not s.problem) & ~former & (s.lexical | by_meaning) & words_ok & fact_ok
         about_by = (s.lexical_about is True) | s.located | (s.about_cosine >= v("about_cosine"))
         about = supported & ~(v("figure_kind_must_match") & s.kind_clash) & about_by
         stated = ~restated

@@ -204,3 +204,32 @@ def test_a_figure_of_another_kind_than_asked_is_not_about_the_question(
     tonnes = "青溪茶业有限公司的年销售额是 300 吨 [1]。"
     assert verdict(tonnes, must_match=False) == "answered"  # supported word for word
     assert verdict(tonnes, must_match=True) != "answered"  # tonnes do not measure sales
+
+
+def test_a_former_value_given_as_the_current_one_is_not_supported(judged: JudgeOf, policy: Policy) -> None:
+    hits = [
+        make_hit(1, "Tessel 3.1 release notes. The server listens on port 8080 by default.", page=1),
+        make_hit(
+            2,
+            "Tessel 3.2 release notes. The server now listens on port 8420 by default, instead of 8080, "
+            "which clashed with too many other services.",
+            page=2,
+        ),
+    ]
+    loose = replace(policy, fact_located_enough=True, about_cosine=0.0, answered_share=0.5)
+
+    def verdict(question: str, answer: str, former_is_unsupported: bool) -> str | None:
+        ruled = replace(loose, former_is_unsupported=former_is_unsupported)
+        return judged(question, answer, hits, ruled).verdict
+
+    asked = "What port does Tessel 3.2 listen on by default?"
+    old = "Tessel 3.2 listens on port 8080 by default [2]."
+    assert verdict(asked, old, former_is_unsupported=False) == "answered"  # its words are all there
+    assert verdict(asked, old, former_is_unsupported=True) != "answered"  # 8080 is what 8420 replaced
+    new = "Tessel 3.2 listens on port 8420 by default [2]."
+    assert verdict(asked, new, former_is_unsupported=True) == "answered"
+    # the old release's own notes state 8080 as current: asked about 3.1, it is the answer
+    older = "Tessel 3.1 listens on port 8080 by default [1]."
+    assert verdict("What port does Tessel 3.1 listen on by default?", older, former_is_unsupported=True) == (
+        "answered"
+    )

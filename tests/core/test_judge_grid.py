@@ -36,6 +36,7 @@ def _sentence(rng: random.Random, index: int) -> SentenceSignals:
         fact_located=rng.random() < 0.5,
         kind_clash=rng.random() < 0.2,
         across=rng.random() < 0.2,
+        former=rng.random() < 0.2,
     )
 
 

@@ -53,6 +53,7 @@ def rule(signal: SentenceSignals, policy: Policy) -> SentenceRuling:
     )
     supported = (
         not signal.problem
+        and not (policy.former_is_unsupported and signal.former)
         and (signal.lexical or by_meaning)
         and (signal.across or signal.best < 0 or signal.gain >= policy.words_gain)
         and (

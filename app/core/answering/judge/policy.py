@@ -50,6 +50,9 @@ class Policy:
     # whether a sentence whose figures all measure another kind of thing than the question asks for
     # ("300 tonnes" for sales, "3000 hours" for a price) is not about the question
     figure_kind_must_match: bool = False
+    # whether a sentence that gives a figure as its passage's former value, without the value that
+    # replaced it ("81%" from "rose from 81% to 93%"), is unsupported
+    former_is_unsupported: bool = False
     # the share of factual sentences supported and about the question for "answered" (else "partly")
     answered_share: float = 1.0
     # whether a sentence's meaning can support it in CJK text (an English-only embedder: no)
