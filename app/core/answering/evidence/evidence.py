@@ -10,6 +10,7 @@ import numpy as np
 
 from app.core.answering.evidence.scoring import Embed, Matrix
 from app.core.answering.evidence.sentences import split_sentences
+from app.core.answering.evidence.superseded import Replacement, replaced_figures
 from app.core.contents import is_contents_line
 from app.core.passage import Hit
 
@@ -95,6 +96,7 @@ class Evidence:
         self._vectors: Matrix | None = None
         self._question_vector: Matrix | None = None
         self._numbers: dict[int, frozenset[str]] = {}
+        self._replaced: dict[int, frozenset[Replacement]] = {}
 
     @property
     def embedded(self) -> bool:
@@ -134,6 +136,13 @@ class Evidence:
 
             self._numbers[index] = facts_of(self.sentences[index].body).numbers
         return self._numbers[index]
+
+    def replaced(self, index: int) -> frozenset[Replacement]:
+        """The figures sentence `index` states as former values, each with its replacement
+        (superseded.py), worked out once."""
+        if index not in self._replaced:
+            self._replaced[index] = replaced_figures(self.sentences[index].body)
+        return self._replaced[index]
 
     def passage_of(self, chunk_id: int) -> int | None:
         """The index of the passage with this chunk id, None when the question's hits lack it."""

@@ -13,7 +13,7 @@ from app.core.answering.evidence.facts import Facts, facts_of, missing_facts
 from app.core.answering.evidence.lexical import normalize, without_lead_in
 from app.core.answering.evidence.quantities import dimensions
 from app.core.answering.evidence.sentences import split_sentences
-from app.core.answering.evidence.superseded import asks_former_value, replaced_figures, states_former
+from app.core.answering.evidence.superseded import Replacement, asks_former_value, states_former
 from app.core.answering.judge.checks import Attribution, SentenceCheck
 from app.core.keywords import content_terms
 from app.core.passage import Hit
@@ -54,9 +54,9 @@ class SentenceSignals:
     # it and its best passage sentence are in different scripts (Chinese and English), where its
     # cosines with the passage and with the question do not compare
     across: bool = False
-    # a figure it gives is stated, where the passages state it most about the question, as a former
-    # value whose replacement it does not give ("81%" from "rose from 81% to 93%"; superseded.py),
-    # and the question does not ask for the former value
+    # a figure it gives is stated by a passage sentence as a former value whose replacement it does
+    # not give ("81%" from "rose from 81% to 93%"; superseded.py), no passage stating that figure as
+    # current holds a number the question names, and the question does not ask for the former value
     former: bool = False
 
     @property
@@ -140,7 +140,6 @@ def measure(
         max((float(about_question[i]) for i in usable), default=-1.0) if about_question is not None else -1.0
     )
     passage_facts = {chunk: facts_of(text) for chunk, text in texts.items()}
-    passage_numbers = {chunk: facts.numbers for chunk, facts in passage_facts.items()}
     located_numbers = frozenset(n for _, text in located for n in facts_of(text).numbers)
     measured = []
     for row, index in enumerate(factual):
@@ -172,7 +171,7 @@ def measure(
             else len(claimed.numbers)
         )
         given = claimed.numbers - question_facts.numbers
-        fact_about = min(_best_holders(given, usable, evidence, about_question).values(), default=2.0)
+        fact_about = _fact_about(given, usable, evidence, about_question)
         terms = set(content_terms(normalize(body)))
         novelty = len(terms - question_terms) / len(terms) if terms else 0.0
         measured.append(
@@ -203,7 +202,7 @@ def measure(
                     usable,
                     evidence,
                     question_facts.numbers,
-                    passage_numbers,
+                    passage_facts,
                 ),
             )
         )
@@ -245,19 +244,20 @@ def _lexical_sentences(check: SentenceCheck, passages: Sequence[Hit], evidence: 
     return chosen
 
 
-def _best_holders(
+def _fact_about(
     numbers: frozenset[str], usable: Sequence[int], evidence: Evidence, about_question: np.ndarray | None
-) -> dict[str, float]:
-    """For each of `numbers`, the best question cosine of a usable sentence stating it (-1.0 when
-    none does); the weakest of these is the sentence's fact_about (the share of the question's
-    terms such a sentence holds was tried beside it: calibration precision 0.85 at coverage 0.34,
-    against 0.86 at 0.38 for the cosine alone). Empty without an embedder."""
-    if about_question is None:
-        return {}
-    return {
-        number: max((float(about_question[i]) for i in usable if number in evidence.numbers(i)), default=-1.0)
-        for number in numbers
-    }
+) -> float:
+    """The weakest, over the new numbers, of the best question cosine of a sentence stating it (the
+    share of the question's terms such a sentence holds was tried beside it: calibration precision
+    0.85 at coverage 0.34, against 0.86 at 0.38 for the cosine alone)."""
+    if not numbers or about_question is None:
+        return 2.0
+    weakest = 2.0
+    for number in numbers:
+        holders = [i for i in usable if number in evidence.numbers(i)]
+        best = max((float(about_question[i]) for i in holders), default=-1.0)
+        weakest = min(weakest, best)
+    return weakest
 
 
 def _gives_former(
@@ -266,7 +266,7 @@ def _gives_former(
     usable: Sequence[int],
     evidence: Evidence,
     named: frozenset[str],
-    passage_numbers: dict[int, frozenset[str]],
+    passage_facts: dict[int, Facts],
 ) -> bool:
     """Whether a figure of `given` (the sentence's new numbers; `claimed` all of them) is one a
     passage sentence states as a former value, replaced by one the sentence does not give, while no
@@ -276,14 +276,14 @@ def _gives_former(
         stating = [i for i in usable if number in evidence.numbers(i)]
         former = [i for i in stating if states_former(claimed, _replaced(evidence, i, number))]
         current = [i for i in stating if i not in former]
-        if former and not any(named & passage_numbers[evidence.sentences[i].chunk_id] for i in current):
+        if former and not any(named & passage_facts[evidence.sentences[i].chunk_id].numbers for i in current):
             return True
     return False
 
 
-def _replaced(evidence: Evidence, index: int, number: str) -> frozenset[tuple[str, str | None]]:
+def _replaced(evidence: Evidence, index: int, number: str) -> frozenset[Replacement]:
     """The replacements sentence `index` states for `number` (superseded.py)."""
-    return frozenset(pair for pair in replaced_figures(evidence.sentences[index].body) if pair[0] == number)
+    return frozenset(pair for pair in evidence.replaced(index) if pair[0] == number)
 
 
 def _kind_clash(claimed: Facts, question: Facts, asked: frozenset[str]) -> bool:
