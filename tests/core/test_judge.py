@@ -233,3 +233,7 @@ def test_a_former_value_given_as_the_current_one_is_not_supported(judged: JudgeO
     assert verdict("What port does Tessel 3.1 listen on by default?", older, former_is_unsupported=True) == (
         "answered"
     )
+    # asked for the value as it was before, the former value is the answer
+    before = "Which port did Tessel listen on by default before 3.2?"
+    was = "Before 3.2, Tessel listened on port 8080 by default [2]."
+    assert verdict(before, was, former_is_unsupported=True) == "answered"
