@@ -43,7 +43,14 @@ from benchmarks.evaluation.judge_cases import (  # noqa: E402
     table,
     verdict,
 )
-from benchmarks.evaluation.judge_fit import chosen_precision, cross_validated, fit, frontier  # noqa: E402
+from benchmarks.evaluation.judge_fit import (  # noqa: E402
+    ASKED,
+    GridFigures,
+    chosen_precision,
+    cross_validated,
+    fit,
+    frontier,
+)
 from benchmarks.record_env import write_result  # noqa: E402
 
 
@@ -190,13 +197,16 @@ def main(argv: Sequence[str] | None = None) -> int:
         held_out = []
     needed = args.frontier or (args.precision is None and not args.keep)
     validated = cross_validated(calibration, current, args.held_back) if needed else {}
+    grid = GridFigures.of(calibration, current) if needed or not args.keep else None
     asked = args.precision
-    if args.keep:
+    if args.keep or grid is None:
         policy, fitted = current, figures(calibration, [verdict(c, current) for c in calibration])
     else:
-        asked = args.precision if args.precision is not None else chosen_precision(validated)
+        if asked is None:
+            reachable = [a for a in ASKED if grid.best(a, args.held_back) is not None]
+            asked = chosen_precision(validated, reachable)
         print(f"precision asked of the calibration half: {asked}")
-        policy, fitted = fit(calibration, current, asked, args.held_back)
+        policy, fitted = fit(calibration, current, asked, args.held_back, grid)
     report: dict[str, Any] = {
         "embedder": embedder,
         "policy": policy.to_json(),
@@ -221,8 +231,8 @@ def main(argv: Sequence[str] | None = None) -> int:
             print(f"{case.id:9} {case.row:6} {mark:2} {case.before} → {verdict(case, policy)} | {text}")
     if args.failures:
         print(failure_table(held_out))
-    if args.frontier:
-        print(frontier(calibration, held_out, current, args.held_back, validated))
+    if args.frontier and grid is not None:  # --frontier always works the grid out
+        print(frontier(calibration, held_out, current, args.held_back, validated, grid))
     if args.verdicts:
         args.verdicts.write_text(json.dumps({c.id: verdict(c, policy) for c in cases}, indent=0) + "\n")
     if args.write and not args.keep:

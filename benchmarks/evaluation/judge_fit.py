@@ -5,7 +5,7 @@ cross-validation within the half."""
 from __future__ import annotations
 
 import hashlib
-from collections.abc import Sequence
+from collections.abc import Collection, Sequence
 from dataclasses import dataclass
 from typing import Any
 
@@ -101,10 +101,11 @@ ASKED = (0.5, 0.6, 0.7, 0.75, 0.8, 0.85, 0.9, 0.92, 0.95)
 
 
 def fit(
-    cases: Sequence[Case], base: Policy, precision: float, held_back: float
+    cases: Sequence[Case], base: Policy, precision: float, held_back: float, grid: GridFigures | None = None
 ) -> tuple[Policy, dict[str, Any]]:
-    """The grid policy GridFigures.best chooses on `cases`, and its figures there."""
-    flat = GridFigures.of(cases, base).best(precision, held_back)
+    """The grid policy GridFigures.best chooses on `cases` (`grid`: their figures, when already
+    worked out), and its figures there."""
+    flat = (grid or GridFigures.of(cases, base)).best(precision, held_back)
     if flat is None:
         raise SystemExit(f"no policy of the grid reaches precision {precision} on the calibration half")
     chosen = GRID.policy(base, flat)
@@ -123,26 +124,33 @@ def folds(cases: Sequence[Case]) -> tuple[list[Case], list[Case]]:
 def cross_validated(cases: Sequence[Case], base: Policy, held_back: float) -> dict[float, dict[str, Any]]:
     """For each precision the fit may ask, the figures of "answered" on `cases` when each answer is
     judged by the policy fitted, at that precision, on the other fold: how far the precision asked
-    holds on answers the fit did not see, from the calibration half alone."""
+    holds on answers the fit did not see, from the calibration half alone. A precision that either
+    fold cannot reach is left out: half the answers judged by no policy is no cross-validation."""
     parts = folds(cases)
     grids = [GridFigures.of(part, base) for part in parts]
     found = {}
     for asked in ASKED:
+        flats = [flat for grid in grids if (flat := grid.best(asked, held_back)) is not None]
+        if len(flats) < len(grids):
+            continue
         judged: list[tuple[Case, str | None]] = []
-        for grid, other in ((grids[0], parts[1]), (grids[1], parts[0])):
-            flat = grid.best(asked, held_back)
-            policy = GRID.policy(base, flat) if flat is not None else None
-            judged += [(c, verdict(c, policy) if policy else None) for c in other]
+        for flat, other in zip(flats, (parts[1], parts[0]), strict=True):
+            policy = GRID.policy(base, flat)
+            judged += [(c, verdict(c, policy)) for c in other]
         found[asked] = by_row([c for c, _ in judged], [v for _, v in judged])
     return found
 
 
-def chosen_precision(validated: dict[float, dict[str, Any]]) -> float:
+def chosen_precision(validated: dict[float, dict[str, Any]], reachable: Collection[float]) -> float:
     """The precision to ask of the calibration half, by the one-standard-error rule: of the precisions
     whose cross-validated "answered" is right within one standard error of the most often right one,
     the one with the most right answers called answered in the worse language (then the higher
     precision asked). Cross-validated precisions a few hundredths apart are noise on a few dozen
-    answers; choosing between them by precision alone would pick the noise."""
+    answers; choosing between them by precision alone would pick the noise. Only precisions some
+    policy reaches on the whole half (`reachable`) are candidates: a fold can reach what it cannot."""
+    validated = {asked: rows for asked, rows in validated.items() if asked in reachable}
+    if not validated:
+        raise SystemExit("no precision asked is reached on both folds and the whole calibration half")
 
     def precision(asked: float) -> float:
         return float(validated[asked]["all"]["precision"] or 0.0)
@@ -164,10 +172,11 @@ def frontier(
     base: Policy,
     held_back: float,
     validated: dict[float, dict[str, Any]],
+    grid: GridFigures,
 ) -> str:
-    """For each precision asked of the calibration half, the figures of the policy the fit chooses:
-    on the calibration half itself, cross-validated within it (`validated`), and on the held-out half."""
-    grid = GridFigures.of(calibration, base)
+    """For each precision asked of the calibration half, the figures of the policy the fit chooses
+    (`grid`: the calibration half's figures): on the calibration half itself, cross-validated within
+    it (`validated`; n/a where a fold reaches no policy), and on the held-out half."""
     lines = [
         "\n## The fit at each precision asked of the calibration half: precision / coverage (en, zh) "
         "/ held back\n",
@@ -182,7 +191,7 @@ def frontier(
         policy = GRID.policy(base, flat)
         cells = [
             _summary(by_row(calibration, [verdict(c, policy) for c in calibration])),
-            _summary(validated[asked]),
+            _summary(validated[asked]) if asked in validated else "n/a",
             _summary(by_row(held_out, [verdict(c, policy) for c in held_out])) if held_out else "n/a",
         ]
         lines.append(f"| {asked} | " + " | ".join(cells) + " |")

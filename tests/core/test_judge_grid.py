@@ -85,6 +85,13 @@ def test_the_precision_asked_is_chosen_by_the_one_standard_error_rule() -> None:
         0.75: _rows(0.54, 60, 0.65, 0.50),  # the most often right, by a hundredth
         0.9: _rows(0.45, 30, 0.13, 0.29),
     }
-    assert chosen_precision(noisy) == 0.6
+    assert chosen_precision(noisy, noisy) == 0.6
     clear = {0.6: _rows(0.50, 400, 0.70, 0.68), 0.8: _rows(0.80, 400, 0.30, 0.30)}
-    assert chosen_precision(clear) == 0.8  # a real difference in precision wins over coverage
+    assert chosen_precision(clear, clear) == 0.8  # a real difference in precision wins over coverage
+
+
+def test_a_precision_the_whole_calibration_half_cannot_reach_is_never_chosen() -> None:
+    # the folds reached 0.95 and judged each other well; the whole half reaches no policy at 0.95
+    validated = {0.6: _rows(0.52, 90, 0.70, 0.68), 0.95: _rows(0.70, 10, 0.80, 0.80)}
+    assert chosen_precision(validated, validated) == 0.95
+    assert chosen_precision(validated, (0.6, 0.7)) == 0.6
