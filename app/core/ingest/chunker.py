@@ -36,6 +36,8 @@ def split_sentences(text: str) -> list[tuple[int, int]]:
     start = 0
     for match in _SENTENCE_END.finditer(text):
         end = match.end()
+        while start < end and text[start].isspace():  # blanked running lines (running.py)
+            start += 1
         piece_end = end
         while piece_end > start and text[piece_end - 1].isspace():
             piece_end -= 1
@@ -43,6 +45,7 @@ def split_sentences(text: str) -> list[tuple[int, int]]:
             spans.append((start, piece_end))
         start = end
     if start < len(text) and text[start:].strip():
+        start += len(text[start:]) - len(text[start:].lstrip())
         spans.append((start, len(text.rstrip())))
     return spans
 

@@ -2,7 +2,6 @@
 
 from __future__ import annotations
 
-import dataclasses
 import hashlib
 import time
 from collections.abc import Callable, Iterator, Sequence
@@ -17,15 +16,14 @@ from app.core.index.sync import apply_change
 from app.core.index.vector_index import VectorIndex
 from app.core.ingest.chunker import Chunker, chunk_pages
 from app.core.ingest.page import OcrStarted, PageContent, PagePlan
+from app.core.ingest.page_counter import PageCounter
 from app.core.ingest.read_base import ReadOptions
 from app.core.ingest.readers import MARKDOWN_KINDS, SECTION_KINDS, file_kind, unsupported_reason
-from app.core.ingest.sections import paragraph_at, section_locator
-from app.core.ingest.structure import DocumentStructure
+from app.core.ingest.running import without_running_lines
 from app.core.ingest.worker import ExtractionFailed, PageExtractor
 from app.core.messages import QT_TRANSLATE_NOOP
 from app.core.normalize import normalize_text
 from app.core.passage import ChunkDraft, with_heading
-from app.core.store.layers import PageLayerInfo
 from app.core.store.library import LibraryStore
 from app.core.store.records import DocumentInfo, NewChunk
 
@@ -253,8 +251,8 @@ class Ingester:
         if twin is not None:  # the same bytes under another path: one document
             return _unchanged(path, twin)
 
-        page_counter = _PageCounter(markdown=kind in MARKDOWN_KINDS)
-        pages = self._pages(path, number, total, progress, cancel, page_counter)
+        page_counter = PageCounter(markdown=kind in MARKDOWN_KINDS)
+        pages = self._pages(path, number, total, progress, cancel, page_counter, kind == "pdf")
         batches = self._batches(pages, page_counter, kind in SECTION_KINDS)
         try:
             outcome = self.store.write_document(
@@ -281,7 +279,7 @@ class Ingester:
         )
 
     def _batches(
-        self, pages: Iterator[tuple[int, str]], page_counter: _PageCounter, sectioned: bool
+        self, pages: Iterator[tuple[int, str]], page_counter: PageCounter, sectioned: bool
     ) -> Iterator[list[NewChunk]]:
         """The file's chunks, embedded in batches as its `pages` are read (lazily: inside the write);
         NoTextLayer when the pages held too little text."""
@@ -322,8 +320,27 @@ class Ingester:
         total: int,
         progress: ProgressCallback | None,
         cancel: CancelToken,
-        counter: _PageCounter,
+        counter: PageCounter,
+        paged: bool,
     ) -> Iterator[tuple[int, str]]:
+        """The file's (page number, normalised text) pairs as it is read; with `paged` (a PDF) its
+        running headers and footers are left out of the text and its header's words lead the
+        passages' heading path instead (running.py)."""
+        read = self._read(path, number, total, progress, cancel, counter)
+        pages = without_running_lines(read) if paged else ((page, text, "") for page, text in read)
+        for page, text, title in pages:
+            counter.add(page, text, title)
+            yield page.number, text
+
+    def _read(
+        self,
+        path: Path,
+        number: int,
+        total: int,
+        progress: ProgressCallback | None,
+        cancel: CancelToken,
+        counter: PageCounter,
+    ) -> Iterator[tuple[PageContent, str]]:
         options = ReadOptions(ocr=self.settings.current.ocr_enabled)
         for event in self.extractor.pages(path, options, cancel):
             cancel.raise_if_cancelled()
@@ -332,58 +349,21 @@ class Ingester:
                 continue
             if isinstance(event, OcrStarted):
                 if progress:
-                    progress(counter.progress(number, total, path, event.number - 1, event.count, "ocr"))
+                    progress(_progress(counter, number, total, path, event.number - 1, event.count, "ocr"))
                 continue
             text = event.text if event.normalized else normalize_text(event.text)
-            counter.add(event, text)
             if progress:
-                progress(counter.progress(number, total, path, event.number, event.count, "parsing"))
-            yield event.number, text
+                progress(_progress(counter, number, total, path, event.number, event.count, "parsing"))
+            yield event, text
 
     def _embed(self, drafts: list[ChunkDraft]) -> list[NewChunk]:
         matrix = self.embedder.embed([with_heading(d.heading, d.text) for d in drafts])
         return [NewChunk(d, matrix[i]) for i, d in enumerate(drafts)]
 
 
-class _PageCounter:
-    """Pages and characters seen while streaming a file; the texts the viewer will need; its
-    headings and contents lines."""
-
-    def __init__(self, markdown: bool = False) -> None:
-        self.pages = 0
-        self.text_chars = 0
-        self.ocr_planned = 0
-        self.ocr_pages = 0
-        self.layers: list[PageLayerInfo] = []
-        self._sections: dict[int, tuple[str, tuple[int, ...]]] = {}
-        self.structure = DocumentStructure(markdown)
-
-    def add(self, page: PageContent, text: str) -> None:
-        self.pages = page.count
-        self.structure.add_page(page, text)
-        self.text_chars += len(text.replace(" ", ""))
-        if page.ocr:
-            self.ocr_pages += 1
-        if page.section or page.paragraphs:
-            self._sections[page.number] = (page.section, page.paragraphs)
-        if page.ocr or page.section or page.paragraphs:
-            boxes = tuple((b.start, b.end, b.x0, b.y0, b.x1, b.y1) for b in page.boxes)
-            self.layers.append(
-                PageLayerInfo(0, page.number, page.ocr, page.section, text, page.paragraphs, boxes)
-            )
-
-    def locate(self, draft: ChunkDraft) -> ChunkDraft:
-        """The draft with its heading path and contents flag, and its section locator for a chunk
-        of a document without pages."""
-        draft = self.structure.mark(draft)
-        section = self._sections.get(draft.page_start)
-        if section is None:
-            return draft
-        path, paragraphs = section
-        locator = section_locator(path, paragraph_at(paragraphs, draft.char_start))
-        return dataclasses.replace(draft, section=locator)
-
-    def progress(
-        self, number: int, total: int, path: Path, done: int, count: int, stage: str
-    ) -> IngestProgress:
-        return IngestProgress(number, total, str(path), done, count, stage, self.ocr_pages, self.ocr_planned)
+def _progress(
+    counter: PageCounter, number: int, total: int, path: Path, done: int, count: int, stage: str
+) -> IngestProgress:
+    return IngestProgress(
+        number, total, str(path), done, count, stage, counter.ocr_pages, counter.ocr_planned
+    )

@@ -6,7 +6,8 @@ headings apart, and its normalised text, where chunk offsets point), it marks ea
   PDF's bookmarks when it has any, else the numbered headings of its lines ("Chapter 7",
   "7.18 Why does …", "第三章 …") and, in a Markdown or plain-text file, its "#" heading lines
   (the path names them without the "#" marks; lines inside ``` fences are code); a section's path
-  for documents without pages;
+  for documents without pages; led by what the page's running header says, when it says more than
+  a page number (a PDF's "Owner's Manual" line at the top of every page: running.py);
 - `contents`: at least CONTENTS_SHARE of the chunk's characters are table-of-contents, index or
   dotted-leader lines (app/core/contents.py).
 """
@@ -77,10 +78,14 @@ class DocumentStructure:
         self._open: list[tuple[int, str]] = []  # (level, title) of the headings now open
         self._contents: dict[int, list[tuple[int, int]]] = {}  # page -> contents ranges
         self._lengths: dict[int, int] = {}
+        self._titles: dict[int, str] = {}  # page -> what its running header says (running.py)
 
-    def add_page(self, page: PageContent, text: str) -> None:
-        """Read one page (or section): `text` is its normalised text."""
+    def add_page(self, page: PageContent, text: str, title: str = "") -> None:
+        """Read one page (or section): `text` is its normalised text, `title` what the page's
+        running header says (left out of `text`: app/core/ingest/running.py)."""
         self._lengths[page.number] = len(text)
+        if title:
+            self._titles[page.number] = normalize_text(title)
         if page.section:
             insort(self._headings, (page.number, 0, len(self._headings), page.section))
         lines = page_lines(page, text)
@@ -154,13 +159,16 @@ class DocumentStructure:
 
     def mark(self, draft: ChunkDraft) -> ChunkDraft:
         """The draft with its heading path (in effect at its middle, so a chunk that starts with the
-        end of one section and goes on into the next is filed under the next) and contents flag."""
+        end of one section and goes on into the next is filed under the next), led by its first
+        page's running header when the path does not already name it, and its contents flag."""
         if draft.page_start == draft.page_end:
             middle = (draft.page_start, (draft.char_start + draft.char_end) // 2)
         else:
             middle = (draft.page_start, draft.char_start)
+        heading = self.heading_at(*middle)
+        title = self._titles.get(draft.page_start, "")
+        if title and title.casefold() not in heading.casefold():
+            heading = PATH_SEPARATOR.join(part for part in (title, heading) if part)
         return dataclasses.replace(
-            draft,
-            heading=self.heading_at(*middle),
-            contents=self.contents_share(draft) >= CONTENTS_SHARE,
+            draft, heading=heading, contents=self.contents_share(draft) >= CONTENTS_SHARE
         )
