@@ -3,21 +3,19 @@
 from __future__ import annotations
 
 import sqlite3
-from collections.abc import Iterator
 from pathlib import Path
-
-import pytest
 
 from app.core.config import Settings
 from app.core.embed.embedder import Embedder
 from app.core.ingest.page import PageContent
 from app.core.ingest.structure import DocumentStructure
-from app.core.passage import ChunkDraft, Hit
+from app.core.passage import ChunkDraft
 from app.core.qa import Folio
 from app.core.services import build_services
 from app.core.store.database import STORE_FILE
 from app.core.store.schema import SCHEMA_VERSION
 from tests.conftest import PDF_SAMPLES
+from tests.core.conftest import stored_chunks
 from tests.pdfgen import write_outlined_pdf, write_pdf
 
 CONTENTS = [
@@ -48,27 +46,11 @@ OUTLINE = [
 ]
 
 
-@pytest.fixture
-def small_chunks(library_dir: Path, embedder: Embedder) -> Iterator[Folio]:
-    """A library whose chunks are a few lines long, so that each page of a small PDF has its own."""
-    services = build_services(
-        Settings(chunk_tokens=40, chunk_overlap_tokens=0), library_dir, embedder=embedder
-    )
-    yield services
-    services.close()
-
-
-def _chunks(folio: Folio) -> list[Hit]:
-    """Every stored chunk of the library's one document, in reading order."""
-    hits, _ = folio.library.reader.document_passages(folio.library.documents()[0].id)
-    return hits
-
-
 def test_a_pdf_outline_gives_each_chunk_its_heading_path(small_chunks: Folio, tmp_path: Path) -> None:
     pdf = write_outlined_pdf(tmp_path / "guide.pdf", [CONTENTS, BREWING, CLEANING], OUTLINE)
     small_chunks.library.ingest([pdf])
     by_page: dict[int, set[tuple[str, bool]]] = {}
-    for hit in _chunks(small_chunks):
+    for hit in stored_chunks(small_chunks):
         if hit.page == hit.page_end:
             by_page.setdefault(hit.page, set()).add((hit.heading, hit.contents))
     assert by_page == {
@@ -82,7 +64,7 @@ def test_the_contents_page_is_kept_but_ranked_below_the_page_it_points_to(
     small_chunks: Folio, tmp_path: Path
 ) -> None:
     small_chunks.library.ingest([write_pdf(tmp_path / "guide.pdf", [CONTENTS, BREWING, CLEANING])])
-    assert any(hit.contents for hit in _chunks(small_chunks))  # kept: whole-document reads it
+    assert any(hit.contents for hit in stored_chunks(small_chunks))  # kept: whole-document reads it
     hits = small_chunks.library.search("Descaling the boiler", 5).hits
     assert hits[0].page == 3 and not hits[0].contents
     ranks = [n for n, hit in enumerate(hits) if hit.contents]
@@ -144,7 +126,7 @@ def test_hash_headings_of_a_markdown_file_make_heading_paths_without_the_marks(
         MARKDOWN.format(cleaning="\n".join(CLEANING * 2), brewing="\n".join(BREWING * 2)), encoding="utf-8"
     )
     small_chunks.library.ingest([guide])
-    chunks = _chunks(small_chunks)
+    chunks = stored_chunks(small_chunks)
     headings = [hit.heading for hit in chunks]
     assert not any("#" in heading or "descale" in heading for heading in headings)
     assert {"Espresso guide", "Espresso guide › Cleaning", "Espresso guide › Brewing"} <= set(headings)
@@ -168,13 +150,13 @@ def test_hash_lines_of_a_plain_text_file_are_not_headings(small_chunks: Folio, t
         encoding="utf-8",
     )
     small_chunks.library.ingest([notes])
-    assert not any("apt-get" in hit.heading for hit in _chunks(small_chunks))
-    assert any("apt-get install descaler" in hit.text for hit in _chunks(small_chunks))
+    assert not any("apt-get" in hit.heading for hit in stored_chunks(small_chunks))
+    assert any("apt-get install descaler" in hit.text for hit in stored_chunks(small_chunks))
 
 
 def test_a_real_pdf_with_bookmarks_gets_heading_paths(folio: Folio) -> None:
     folio.library.ingest([PDF_SAMPLES / "006-pdflatex-outline" / "pdflatex-outline.pdf"])
-    assert any(hit.heading for hit in _chunks(folio))
+    assert any(hit.heading for hit in stored_chunks(folio))
 
 
 def test_a_library_from_before_headings_opens_and_searches(

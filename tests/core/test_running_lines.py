@@ -3,17 +3,13 @@ their heading path (real PDFs, store and embedder for the end-to-end ones)."""
 
 from __future__ import annotations
 
-from collections.abc import Iterator
 from pathlib import Path
 
-import pytest
-
-from app.core.config import Settings
-from app.core.embed.embedder import Embedder
-from app.core.ingest.running import RunningLines, edge_shape, header_title
-from app.core.passage import Hit
+from app.core.ingest.page import PageContent
+from app.core.ingest.running import RunningLines, edge_shape, header_title, without_running_lines
+from app.core.normalize import normalize_text
 from app.core.qa import Folio
-from app.core.services import build_services
+from tests.core.conftest import stored_chunks
 from tests.pdfgen import write_pdf
 
 BODY = [
@@ -81,6 +77,22 @@ def test_sentences_repeated_on_every_page_are_text_and_a_page_is_never_all_heade
     assert _decided([["Notes", "Page 1"], ["Notes", "Page 2"], ["Notes", "Page 3"]]) == [((), ())] * 3
 
 
+def test_pages_stream_in_order_and_ocr_pages_pass_as_they_are() -> None:
+    raw = ["\n".join([TITLE, *body, f"Page {n + 1} of 4"]) for n, body in enumerate(BODY)]
+    read = [(PageContent(n + 1, 4, text), normalize_text(text)) for n, text in enumerate(raw)]
+    # page 3 was recognised by OCR: its text is built from boxes, its lines are not known here
+    read[2] = (PageContent(3, 4, read[2][1], normalized=True, ocr=True), read[2][1])
+    out = list(without_running_lines(read))
+    assert [page.number for page, _, _ in out] == [1, 2, 3, 4]
+    for (page, text, title), (_, before) in zip(out, read, strict=True):
+        assert len(text) == len(before)  # blanked, not cut: offsets hold
+        if page.ocr:
+            assert text == before and title == ""
+        else:
+            assert TITLE not in text and "Page " not in text and title == TITLE
+            assert " ".join(text.split()) == " ".join(BODY[page.number - 1])
+
+
 def test_shapes_and_titles_leave_page_numbers_out() -> None:
     assert edge_shape("Page 2 of 5") == edge_shape("page 3 of 5")
     assert edge_shape("Debian 新维护者手册 ii") == edge_shape("Debian 新维护者手册 iv")
@@ -93,27 +105,12 @@ def test_shapes_and_titles_leave_page_numbers_out() -> None:
     assert header_title(["CD player manual 3"]) == "CD player manual"  # words stay, even roman-like
 
 
-@pytest.fixture
-def small_chunks(library_dir: Path, embedder: Embedder) -> Iterator[Folio]:
-    """A library whose chunks are a few lines long, so that each page of a small PDF has its own."""
-    services = build_services(
-        Settings(chunk_tokens=40, chunk_overlap_tokens=0), library_dir, embedder=embedder
-    )
-    yield services
-    services.close()
-
-
-def _chunks(folio: Folio) -> list[Hit]:
-    hits, _ = folio.library.reader.document_passages(folio.library.documents()[0].id)
-    return hits
-
-
 def test_a_pdf_s_running_lines_leave_its_passages_and_its_header_leads_their_heading(
     small_chunks: Folio, tmp_path: Path
 ) -> None:
     pages = [[TITLE, *body, f"Page {n + 1} of 4"] for n, body in enumerate(BODY)]
     small_chunks.library.ingest([write_pdf(tmp_path / "k2.pdf", pages)])
-    chunks = _chunks(small_chunks)
+    chunks = stored_chunks(small_chunks)
     assert chunks and all("Owner's Manual" not in hit.text and "Page " not in hit.text for hit in chunks)
     assert all(hit.text == hit.text.strip() for hit in chunks)  # no blanks where the lines stood
     assert all(hit.heading.startswith(TITLE) for hit in chunks)
@@ -133,6 +130,6 @@ def test_a_pdf_s_running_lines_leave_its_passages_and_its_header_leads_their_hea
 def test_a_page_number_alone_is_left_out_and_gives_no_heading(small_chunks: Folio, tmp_path: Path) -> None:
     pages = [[*body, str(n + 1)] for n, body in enumerate(BODY)]
     small_chunks.library.ingest([write_pdf(tmp_path / "plain.pdf", pages)])
-    chunks = _chunks(small_chunks)
+    chunks = stored_chunks(small_chunks)
     assert all(not hit.text.rstrip().endswith((" 1", " 2", " 3", " 4")) for hit in chunks)
     assert all(not hit.heading.startswith(("1", "2", "3", "4")) or "." in hit.heading for hit in chunks)

@@ -252,7 +252,8 @@ class Ingester:
             return _unchanged(path, twin)
 
         page_counter = PageCounter(markdown=kind in MARKDOWN_KINDS)
-        pages = self._pages(path, number, total, progress, cancel, page_counter, kind == "pdf")
+        read = self._read(path, number, total, progress, cancel, page_counter)
+        pages = _counted(read, page_counter, kind == "pdf")
         batches = self._batches(pages, page_counter, kind in SECTION_KINDS)
         try:
             outcome = self.store.write_document(
@@ -313,25 +314,6 @@ class Ingester:
             "Core", "no text layer, and OCR found no legible text on its pages (blank or pictures only?)"
         )
 
-    def _pages(
-        self,
-        path: Path,
-        number: int,
-        total: int,
-        progress: ProgressCallback | None,
-        cancel: CancelToken,
-        counter: PageCounter,
-        paged: bool,
-    ) -> Iterator[tuple[int, str]]:
-        """The file's (page number, normalised text) pairs as it is read; with `paged` (a PDF) its
-        running headers and footers are left out of the text and its header's words lead the
-        passages' heading path instead (running.py)."""
-        read = self._read(path, number, total, progress, cancel, counter)
-        pages = without_running_lines(read) if paged else ((page, text, "") for page, text in read)
-        for page, text, title in pages:
-            counter.add(page, text, title)
-            yield page.number, text
-
     def _read(
         self,
         path: Path,
@@ -359,6 +341,18 @@ class Ingester:
     def _embed(self, drafts: list[ChunkDraft]) -> list[NewChunk]:
         matrix = self.embedder.embed([with_heading(d.heading, d.text) for d in drafts])
         return [NewChunk(d, matrix[i]) for i, d in enumerate(drafts)]
+
+
+def _counted(
+    read: Iterator[tuple[PageContent, str]], counter: PageCounter, paged: bool
+) -> Iterator[tuple[int, str]]:
+    """The file's (page number, normalised text) pairs as it is `read`, each counted; with `paged`
+    (a PDF) its running headers and footers are left out of the text and its header's words lead
+    the passages' heading path instead (running.py)."""
+    pages = without_running_lines(read) if paged else ((page, text, "") for page, text in read)
+    for page, text, title in pages:
+        counter.add(page, text, title)
+        yield page.number, text
 
 
 def _progress(

@@ -82,10 +82,10 @@ class DocumentStructure:
 
     def add_page(self, page: PageContent, text: str, title: str = "") -> None:
         """Read one page (or section): `text` is its normalised text, `title` what the page's
-        running header says (left out of `text`: app/core/ingest/running.py)."""
+        running header says, normalised (left out of `text`: app/core/ingest/running.py)."""
         self._lengths[page.number] = len(text)
         if title:
-            self._titles[page.number] = normalize_text(title)
+            self._titles[page.number] = title
         if page.section:
             insort(self._headings, (page.number, 0, len(self._headings), page.section))
         lines = page_lines(page, text)
