@@ -13,7 +13,6 @@ from __future__ import annotations
 
 import argparse
 import os
-import statistics
 import sys
 import time
 from pathlib import Path
@@ -24,6 +23,7 @@ sys.path.insert(0, str(ROOT))
 
 from app.core import paths  # noqa: E402
 from app.core.generate.threads import default_batch_threads, default_threads  # noqa: E402
+from benchmarks.bench_generate import spread  # noqa: E402
 from benchmarks.record_env import write_result  # noqa: E402
 
 SETTINGS = {"plain": False, "flash": True}
@@ -31,11 +31,6 @@ TEXT = (
     "Section {n}. When the grinder stops before the cup is full, error E{m} shows on the panel: empty "
     "the bean hopper, clean the burrs, and descale every {c} cups; the tank holds 1.8 L. "
 )
-
-
-def spread(values: list[float]) -> dict[str, float]:
-    ordered = sorted(values)
-    return {"median": statistics.median(ordered), "min": ordered[0], "max": ordered[-1]}
 
 
 def greedy(llm: Any, prompt: list[int], tokens: int) -> tuple[float, float, list[int]]:
