@@ -1,4 +1,4 @@
-"""The library's commands: ingest, search, documents, remove, verify, export-chat, reindex-library."""
+"""The library's commands: ingest, search, documents, remove, reread, verify, export-chat, reindex-library."""
 
 from __future__ import annotations
 
@@ -119,11 +119,39 @@ def cmd_documents(args: argparse.Namespace, folio: Folio, out: TextIO) -> int:
     if args.json:
         emit_json(out, {"documents": [d.to_json() for d in docs]})
         return EXIT_OK
+    advice = folio.library.reread_advice()
+    outdated = set(advice.documents) if advice is not None else set()
     for doc in docs:
         size = translate("Cli", "({0} pages, {1} chunks)").format(doc.pages, doc.chunks)
-        print(f"{doc.id:5}  {doc.name}  {size}  {doc.path}", file=out)
+        mark = translate("Cli", "  [read by an earlier Folio]") if doc.id in outdated else ""
+        print(f"{doc.id:5}  {doc.name}  {size}  {doc.path}{mark}", file=out)
     print(translate("Cli", "{0} documents").format(len(docs)), file=out)
+    if advice is not None:
+        print(
+            translate(
+                "Cli", "{0} read by an earlier version of Folio: `folio reread` reads them again"
+            ).format(len(advice.documents)),
+            file=out,
+        )
     return EXIT_OK
+
+
+def cmd_reread(args: argparse.Namespace, folio: Folio, out: TextIO) -> int:
+    """The documents named, else those an earlier version of Folio read; each keeps its passages
+    until its new ones are stored."""
+    documents: list[str | int] = list(args.documents)
+    if not documents:
+        advice = folio.library.reread_advice()
+        if advice is None:
+            if args.json:
+                emit_json(out, {"files": [], "elapsed_ms": 0.0, "cancelled": False})  # as an IngestReport
+            else:
+                print(translate("Cli", "every document was read by this version of Folio"), file=out)
+            return EXIT_OK
+        documents = list(advice.documents)
+    progress = None if args.json else progress_printer(sys.stderr)
+    report = folio.library.reindex(*documents, progress=progress)
+    return print_report(report, args.json, out)
 
 
 def cmd_remove(args: argparse.Namespace, folio: Folio, out: TextIO) -> int:

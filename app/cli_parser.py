@@ -61,7 +61,7 @@ def _add_library_parsers(
     sub: argparse._SubParsersAction,  # type: ignore[type-arg]
     common: list[argparse.ArgumentParser],
 ) -> None:
-    """`ingest`, `search`, `documents`, `remove`, `verify`: the library's own commands."""
+    """`ingest`, `search`, `documents`, `remove`, `reread`, `verify`: the library's own commands."""
     ingest = sub.add_parser(
         "ingest", parents=common, help=translate("Cli", "add or update files and folders (recursive)")
     )
@@ -81,6 +81,16 @@ def _add_library_parsers(
         "remove", parents=common, help=translate("Cli", "remove a document (by name, path or id)")
     )
     remove.add_argument("document")
+
+    reread = sub.add_parser(
+        "reread",
+        parents=common,
+        help=translate(
+            "Cli",
+            "read documents again in place (default: those an earlier version of Folio read)",
+        ),
+    )
+    reread.add_argument("documents", nargs="*", metavar="DOCUMENT", help=translate("Cli", "name, path or id"))
 
     verify = sub.add_parser(
         "verify", parents=common, help=translate("Cli", "check store, vector index and keyword tables agree")

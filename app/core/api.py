@@ -24,6 +24,7 @@ from app.core.generate.catalog import by_file, chat_models, default_model
 from app.core.generate.kv_cache import format_bytes
 from app.core.generate.model import ModelInfo
 from app.core.ingest.readers import SECTION_KINDS
+from app.core.ingest.reread import RereadAdvice
 from app.core.messages import CONTEXT as CORE_CONTEXT
 from app.core.messages import QT_TRANSLATE_NOOP
 from app.core.passage import Citation, Hit, SearchResult, shown_heading
@@ -142,10 +143,15 @@ class LibraryApi(Protocol):
     ) -> IngestReport: ...
 
     def reindex(
-        self, document: str | int, progress: ProgressCallback | None = None, cancel: CancelToken | None = None
+        self,
+        *documents: str | int,
+        progress: ProgressCallback | None = None,
+        cancel: CancelToken | None = None,
     ) -> IngestReport: ...
 
     def reindex_advice(self) -> ReindexAdvice | None: ...
+
+    def reread_advice(self) -> RereadAdvice | None: ...
 
     def reindex_library(
         self,
@@ -273,6 +279,7 @@ __all__ = [
     "ProgressCallback",
     "Reasked",
     "ReindexAdvice",
+    "RereadAdvice",
     "Retrieved",
     "SearchResult",
     "SentenceCheck",

@@ -107,14 +107,15 @@ class IngestController(QObject):
         if len(self.batches) == 1:
             self.busy_changed.emit(True)
 
-    def reindex(self, document_id: int) -> None:
+    def reindex(self, *document_ids: int) -> None:
+        """Read these documents again in place, as one run of the queue."""
         folio = self.app.folio
-        if folio is None:
+        if folio is None or not document_ids:
             return
         batch = Batch([])
         batch.handle = self.app.runner.submit(
             Resource.STORE,
-            lambda ctx: folio.library.reindex(document_id, progress=ctx.progress, cancel=ctx.cancel),
+            lambda ctx: folio.library.reindex(*document_ids, progress=ctx.progress, cancel=ctx.cancel),
             name="reindex",
             on_progress=lambda value: self._on_progress(batch, value),
             on_success=lambda report: self._on_done(batch, report),

@@ -221,6 +221,7 @@ class MainWindow(QMainWindow):
         self.library.add_requested.connect(self.choose_documents)
         self.library.remove_requested.connect(self.confirm_remove)
         self.library.reindex_requested.connect(self.ingest.reindex)
+        self.reindexer.reread_requested.connect(lambda ids: self.ingest.reindex(*ids))
         app.documents_changed.connect(lambda docs: self.question.set_documents([d.name for d in docs]))
         self.question.ask.connect(
             lambda question, thinking: chat.ask(

@@ -13,16 +13,17 @@ from app.gui.ingest_controller import EtaEstimator
 from app.gui.tasks import Resource, TaskContext, TaskHandle
 
 if TYPE_CHECKING:
-    from app.core.api import IngestProgress, IngestReport
+    from app.core.api import IngestProgress, IngestReport, RereadAdvice
 
 
 class ReindexController(QObject):
-    """Asks the library whether it should be re-indexed once its embedder is loaded, and runs the
-    re-index when the user says so: every document read again into a folder beside the library,
-    which then takes the library's place (the old one is kept beside it). Signals arrive on the
-    GUI thread; the GUI thread never waits."""
+    """Asks the library whether it should be re-indexed (or the documents an earlier Folio read,
+    read again) once its embedder is loaded, and runs the re-index when the user says so: every
+    document read again into a folder beside the library, which then takes the library's place (the
+    old one is kept beside it). Signals arrive on the GUI thread; the GUI thread never waits."""
 
-    advised = Signal(object)  # ReindexAdvice: the library should be re-indexed, and why
+    advised = Signal(object)  # ReindexAdvice or RereadAdvice: the library should be re-indexed, and why
+    reread_requested = Signal(object)  # tuple[int, ...]: the documents to read again in place
     progress = Signal(float, object)  # fraction done, seconds left (None until known)
     finished = Signal(str, bool)  # what happened, for the user; whether the library was re-indexed
     running_changed = Signal(bool)
@@ -44,10 +45,16 @@ class ReindexController(QObject):
             return
         self.app.runner.submit(
             Resource.STORE,
-            lambda _ctx: folio.library.reindex_advice(),
+            lambda _ctx: folio.library.reindex_advice() or folio.library.reread_advice(),
             name="reindex advice",
             on_success=lambda advice: self.advised.emit(advice) if advice is not None else None,
         )
+
+    def reread(self, advice: RereadAdvice) -> None:
+        """Read the advice's documents again in place, as the library panel's Re-index does (the
+        ingest queue shows the progress; each keeps its passages until its new ones are stored)."""
+        if not self.running:
+            self.reread_requested.emit(advice.documents)
 
     def start(self) -> None:
         folio = self.app.folio

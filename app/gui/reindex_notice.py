@@ -1,4 +1,5 @@
-"""The bar above the chat that offers to re-index a library written with an English-only embedder."""
+"""The bar above the chat that offers to re-index a library written with an English-only embedder,
+or to read again the documents an earlier version of Folio read."""
 
 from __future__ import annotations
 
@@ -11,7 +12,7 @@ from app.gui.language import is_language_change
 from app.gui.reindex_controller import ReindexController
 
 if TYPE_CHECKING:
-    from app.core.api import ReindexAdvice
+    from app.core.api import ReindexAdvice, RereadAdvice
 
 
 class ReindexNotice(QFrame):
@@ -34,7 +35,7 @@ class ReindexNotice(QFrame):
         self.cancel_button = QPushButton(self)
         self.dismiss_button = QToolButton(self)
         self.dismiss_button.setText("✕")
-        self.advice: ReindexAdvice | None = None  # what the bar says, until a run replaces it
+        self.advice: ReindexAdvice | RereadAdvice | None = None  # what the bar says, until a run replaces it
         self.retranslate()
         layout = QHBoxLayout(self)
         layout.setContentsMargins(10, 6, 6, 6)
@@ -43,7 +44,7 @@ class ReindexNotice(QFrame):
         layout.addWidget(self.reindex_button)
         layout.addWidget(self.cancel_button)
         layout.addWidget(self.dismiss_button)
-        self.reindex_button.clicked.connect(controller.start)
+        self.reindex_button.clicked.connect(self._act)
         self.cancel_button.clicked.connect(controller.cancel)
         self.dismiss_button.clicked.connect(self.hide)
         controller.advised.connect(self.show_advice)
@@ -54,7 +55,7 @@ class ReindexNotice(QFrame):
         self.hide()
 
     def retranslate(self) -> None:
-        self.reindex_button.setText(self.tr("Re-index now"))
+        self.reindex_button.setText(self.tr("Re-index now"))  # the advice's own words replace it
         self.cancel_button.setText(self.tr("Cancel"))
         self.dismiss_button.setToolTip(self.tr("Dismiss"))
         if self.advice is not None:
@@ -65,18 +66,45 @@ class ReindexNotice(QFrame):
             self.retranslate()
         super().changeEvent(event)
 
-    def show_advice(self, advice: ReindexAdvice, reshow: bool = True) -> None:
+    def show_advice(self, advice: ReindexAdvice | RereadAdvice, reshow: bool = True) -> None:
+        from app.core.api import RereadAdvice
+
         self.advice = advice
-        self.text.setText(
-            self.tr(
-                "This library was indexed with an English-only embedder ({0}): questions in one "
-                "language will not find pages in the other. Re-index it with {1} (about {2} min "
-                "for {3} pages; the window stays usable)."
-            ).format(advice.embedder, advice.default, advice.minutes, advice.pages)
-        )
+        if isinstance(advice, RereadAdvice):
+            self.text.setText(
+                self.tr(
+                    "%n document(s) of this library were read by an earlier version of Folio, which "
+                    "kept page headers and footers in their passages and did not mark contents pages. "
+                    "Read them again (about {0} min for {1} pages; the window stays usable, and each "
+                    "keeps its passages until the new ones are ready).",
+                    "",
+                    len(advice.documents),
+                ).format(advice.minutes, advice.pages)
+            )
+            self.reindex_button.setText(self.tr("Read again"))
+        else:
+            self.text.setText(
+                self.tr(
+                    "This library was indexed with an English-only embedder ({0}): questions in one "
+                    "language will not find pages in the other. Re-index it with {1} (about {2} min "
+                    "for {3} pages; the window stays usable)."
+                ).format(advice.embedder, advice.default, advice.minutes, advice.pages)
+            )
+            self.reindex_button.setText(self.tr("Re-index now"))
         if reshow:
             self.reindex_button.setVisible(True)
             self.show()
+
+    def _act(self) -> None:
+        """The button: documents read again in place (the ingest queue shows it), or the re-index."""
+        from app.core.api import RereadAdvice
+
+        if isinstance(self.advice, RereadAdvice):
+            self.controller.reread(self.advice)
+            self.advice = None
+            self.hide()
+        else:
+            self.controller.start()
 
     def show_progress(self, fraction: float, seconds_left: float | None) -> None:
         self.bar.setValue(round(fraction * 1000))

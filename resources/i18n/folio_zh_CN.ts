@@ -410,6 +410,14 @@
         <translation>移除文档（按名称、路径或 ID）</translation>
     </message>
     <message>
+        <source>read documents again in place (default: those an earlier version of Folio read)</source>
+        <translation>就地重新读取文档（默认：旧版 Folio 读取的文档）</translation>
+    </message>
+    <message>
+        <source>name, path or id</source>
+        <translation>名称、路径或编号</translation>
+    </message>
+    <message>
         <source>check store, vector index and keyword tables agree</source>
         <translation>检查存储、向量索引和关键词表是否一致</translation>
     </message>
@@ -478,8 +486,20 @@
         <translation>（{0} 页，{1} 个文本块）</translation>
     </message>
     <message>
+        <source>  [read by an earlier Folio]</source>
+        <translation>  [由旧版 Folio 读取]</translation>
+    </message>
+    <message>
         <source>{0} documents</source>
         <translation>{0} 个文档</translation>
+    </message>
+    <message>
+        <source>{0} read by an earlier version of Folio: `folio reread` reads them again</source>
+        <translation>{0} 由旧版 Folio 读取：`folio reread` 会重新读取它们</translation>
+    </message>
+    <message>
+        <source>every document was read by this version of Folio</source>
+        <translation>所有文档都由当前版本的 Folio 读取</translation>
     </message>
     <message>
         <source>removed {0} ({1} chunks)</source>
@@ -2054,6 +2074,16 @@
     <message>
         <source>Dismiss</source>
         <translation>关闭提示</translation>
+    </message>
+    <message numerus="yes">
+        <source>%n document(s) of this library were read by an earlier version of Folio, which kept page headers and footers in their passages and did not mark contents pages. Read them again (about {0} min for {1} pages; the window stays usable, and each keeps its passages until the new ones are ready).</source>
+        <translation>
+            <numerusform>此文档库中有 %n 个文档由旧版 Folio 读取：旧版把页眉页脚留在了文本段落里，也没有标记目录页。请重新读取（{1} 页约需 {0} 分钟；期间窗口照常可用，每个文档在新段落就绪前保留原有段落）。</numerusform>
+        </translation>
+    </message>
+    <message>
+        <source>Read again</source>
+        <translation>重新读取</translation>
     </message>
     <message>
         <source>This library was indexed with an English-only embedder ({0}): questions in one language will not find pages in the other. Re-index it with {1} (about {2} min for {3} pages; the window stays usable).</source>

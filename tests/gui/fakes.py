@@ -29,6 +29,7 @@ from app.core.errors import ModelError
 from app.core.generate.model import ModelInfo, Sampling
 from app.core.ingest.folder_scan import FolderScan
 from app.core.ingest.pipeline import FileResult, IngestProgress, IngestReport, ProgressCallback
+from app.core.ingest.reread import RereadAdvice
 from app.core.passage import Citation, Hit
 from app.core.prompt.budget import Budget
 from app.core.store.conversations import ChatSummary
@@ -154,6 +155,8 @@ class FakeFolio:
         self.exported_on_gui_thread: list[bool] = []
         self.notices: list[str] = []
         self.advice: ReindexAdvice | None = None  # what reindex_advice says
+        self.reread_advised: RereadAdvice | None = None  # what reread_advice says
+        self.reread: list[tuple[str | int, ...]] = []  # the documents of each reindex call
         self.reindex_documents = ["a.pdf", "b.pdf"]
         self.reindex_gate = threading.Event()
         self.reindex_gate.set()
@@ -234,12 +237,19 @@ class FakeFolio:
         return IngestReport([FileResult(str(p), p.name, "added", 1, 1) for p in paths], 1.0)
 
     def reindex(
-        self, document: str | int, progress: ProgressCallback | None = None, cancel: CancelToken | None = None
+        self,
+        *documents: str | int,
+        progress: ProgressCallback | None = None,
+        cancel: CancelToken | None = None,
     ) -> IngestReport:
-        return IngestReport([FileResult(str(document), str(document), "updated", 1, 1)], 1.0)
+        self.reread.append(documents)
+        return IngestReport([FileResult(str(d), str(d), "updated", 1, 1) for d in documents], 1.0)
 
     def reindex_advice(self) -> ReindexAdvice | None:
         return self.advice
+
+    def reread_advice(self) -> RereadAdvice | None:
+        return self.reread_advised
 
     def reindex_library(
         self,

@@ -3,6 +3,7 @@ with its progress, the re-indexed library opened in the old one's place, cancel 
 
 from __future__ import annotations
 
+from collections.abc import Callable
 from pathlib import Path
 
 from pytestqt.qtbot import QtBot
@@ -10,6 +11,7 @@ from pytestqt.qtbot import QtBot
 from app.core.api import FolioApi
 from app.core.config import Settings
 from app.core.embed.reindex import ReindexAdvice
+from app.core.ingest.reread import RereadAdvice
 from app.gui.main_window import MainWindow
 from tests.gui.conftest import WindowFactory
 from tests.gui.fakes import FakeAnswerer, FakeFolio
@@ -35,7 +37,9 @@ class Libraries:
         return folio
 
 
-def _advised(qtbot: QtBot, make_window: WindowFactory, libraries: Libraries) -> MainWindow:
+def _advised(
+    qtbot: QtBot, make_window: WindowFactory, libraries: Callable[[Settings, Path], FolioApi]
+) -> MainWindow:
     window = make_window(libraries, start=False)
     with qtbot.waitSignal(window.reindexer.advised, timeout=10_000):
         window.app.start()
@@ -119,3 +123,49 @@ def test_a_cancelled_re_index_leaves_the_library_as_it_was(
     assert finished.args == ["Re-index cancelled; the library is unchanged.", False]
     assert (tmp_path / "library" / "old").is_file() and window.app.folio is old and not old.closed
     assert window.reindex_notice.reindex_button.isVisible() and not window.reindex_notice.bar.isVisible()
+
+
+class OutdatedLibraries:
+    """The factory of the window's facades: a library two of whose documents an earlier version of
+    Folio read (it says so through reread_advice)."""
+
+    def __init__(self) -> None:
+        self.built: list[FakeFolio] = []
+
+    def __call__(self, settings: Settings, library_dir: Path) -> FolioApi:
+        library_dir.mkdir(parents=True, exist_ok=True)
+        folio = FakeFolio(settings, library_dir, FakeAnswerer(["ok"]))
+        folio.reread_advised = RereadAdvice(documents=(3, 7), pages=1800)
+        self.built.append(folio)
+        return folio
+
+
+def test_documents_an_earlier_folio_read_are_offered_and_read_again_in_place(
+    qtbot: QtBot, make_window: WindowFactory
+) -> None:
+    libraries = OutdatedLibraries()
+    window = _advised(qtbot, make_window, libraries)
+    notice = window.reindex_notice
+    text = notice.text.text()
+    assert text.startswith("2 document(s) of this library were read by an earlier version of Folio")
+    assert "about 3 min for 1800 pages" in text  # 1,800 pages at 10 pages/s
+    assert notice.reindex_button.text() == "Read again" and notice.reindex_button.isVisible()
+    with qtbot.waitSignal(window.ingest.batch_finished, timeout=10_000):
+        notice.reindex_button.click()
+    # read again in place through the ingest queue, not the library re-index (no new library)
+    assert libraries.built[0].reread == [(3, 7)] and len(libraries.built) == 1
+    assert not notice.isVisible() and not window.app.reindexing
+
+
+def test_the_library_re_index_is_offered_before_reading_again(
+    qtbot: QtBot, make_window: WindowFactory
+) -> None:
+    def both(settings: Settings, library_dir: Path) -> FolioApi:
+        folio = OutdatedLibraries()(settings, library_dir)
+        assert isinstance(folio, FakeFolio)
+        folio.advice = ADVICE  # the re-index reads every document again anyway
+        return folio
+
+    window = _advised(qtbot, make_window, both)
+    assert "English-only embedder" in window.reindex_notice.text.text()
+    assert window.reindex_notice.reindex_button.text() == "Re-index now"

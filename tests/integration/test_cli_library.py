@@ -4,10 +4,13 @@ from __future__ import annotations
 
 import json
 import os
+import sqlite3
 import subprocess
 import sys
 from pathlib import Path
 
+from app.core.ingest.reader_version import READER_VERSION
+from app.core.store.database import STORE_FILE
 from tests.pdfgen import write_encrypted_pdf, write_pdf
 
 
@@ -87,3 +90,36 @@ def test_missing_document_and_file(tmp_path: Path) -> None:
     ingest = folio_cli("ingest", str(tmp_path / "nope.pdf"), "--library", str(tmp_path / "lib"), "--json")
     assert ingest.returncode == 1
     assert json.loads(ingest.stdout)["files"][0]["error"] == "file not found"
+
+
+def test_documents_an_earlier_folio_read_are_marked_and_read_again(tmp_path: Path) -> None:
+    library = tmp_path / "lib"
+    docs = tmp_path / "docs"
+    docs.mkdir()
+    write_pdf(docs / "tea.pdf", [["Green tea is steeped at 80 degrees."]])
+    write_pdf(docs / "coffee.pdf", [["Coffee is brewed at 93 degrees."]])
+    assert folio_cli("ingest", str(docs), "--library", str(library)).returncode == 0
+    nothing = folio_cli("reread", "--library", str(library))
+    assert nothing.returncode == 0 and "every document was read by this version of Folio" in nothing.stdout
+    with sqlite3.connect(library / STORE_FILE) as db:  # as the schema-4 migration leaves older documents
+        db.execute("UPDATE documents SET reader_version = 0 WHERE name = 'tea.pdf'")
+    db.close()
+
+    listed = folio_cli("documents", "--library", str(library))
+    assert listed.returncode == 0, listed.stderr
+    lines = {line.split()[1]: line for line in listed.stdout.splitlines() if ".pdf" in line}
+    assert "[read by an earlier Folio]" in lines["tea.pdf"]
+    assert "[read by an earlier Folio]" not in lines["coffee.pdf"]
+    assert "1 read by an earlier version of Folio: `folio reread` reads them again" in listed.stdout
+
+    reread = folio_cli("reread", "--library", str(library), "--json")
+    assert reread.returncode == 0, reread.stderr
+    assert [(f["document"], f["status"]) for f in json.loads(reread.stdout)["files"]] == [
+        ("tea.pdf", "updated")
+    ]
+    after = json.loads(folio_cli("documents", "--library", str(library), "--json").stdout)["documents"]
+    assert {d["document"]: d["reader_version"] for d in after} == {
+        "tea.pdf": READER_VERSION,
+        "coffee.pdf": READER_VERSION,
+    }
+    assert "read by an earlier" not in folio_cli("documents", "--library", str(library)).stdout

@@ -17,6 +17,7 @@ from app.core.index.sync import apply_change
 from app.core.index.vector_index import INDEX_FILE
 from app.core.ingest.folder_scan import FolderScan, scan_folder
 from app.core.ingest.pipeline import Ingester, IngestReport, ProgressCallback
+from app.core.ingest.reread import RereadAdvice, reread_advice
 from app.core.passage import SearchResult
 from app.core.store.conversations import ConversationStore
 from app.core.store.folders import FolderInfo
@@ -63,13 +64,20 @@ class Library:
         return self._ingester.get()
 
     def reindex(
-        self, document: str | int, progress: ProgressCallback | None = None, cancel: CancelToken | None = None
+        self,
+        *documents: str | int,
+        progress: ProgressCallback | None = None,
+        cancel: CancelToken | None = None,
     ) -> IngestReport:
-        """Read a document's file again from scratch. The new version is read and chunked first and
-        replaces the old chunks in one transaction; a failure or a cancel leaves the old version
-        in place and searchable."""
-        info = self.store.find_document(document)
-        return self._the_ingester().ingest([Path(info.path)], progress, cancel, reread=True)
+        """Read documents' files again from scratch (by name, path or id). Each new version is read
+        and chunked first and replaces the old chunks in one transaction; a failure or a cancel
+        leaves the old version in place and searchable."""
+        paths = [Path(self.store.find_document(document).path) for document in documents]
+        return self._the_ingester().ingest(paths, progress, cancel, reread=True)
+
+    def reread_advice(self) -> RereadAdvice | None:
+        """Advice to read again the documents an earlier version of Folio's reading read."""
+        return reread_advice(self.documents())
 
     def reindex_advice(self) -> ReindexAdvice | None:
         """Advice to re-index when the library's embedder is English-only, the settings name none

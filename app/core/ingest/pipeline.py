@@ -18,6 +18,7 @@ from app.core.ingest.chunker import Chunker, chunk_pages
 from app.core.ingest.page import OcrStarted, PageContent, PagePlan
 from app.core.ingest.page_counter import PageCounter
 from app.core.ingest.read_base import ReadOptions
+from app.core.ingest.reader_version import READER_VERSION
 from app.core.ingest.readers import MARKDOWN_KINDS, SECTION_KINDS, file_kind, unsupported_reason
 from app.core.ingest.running import without_running_lines
 from app.core.ingest.worker import ExtractionFailed, PageExtractor
@@ -266,6 +267,7 @@ class Ingester:
                 page_count=lambda: page_counter.pages,
                 layers=lambda: page_counter.layers,
                 replace_same=reread,
+                reader_version=READER_VERSION,
                 on_commit=lambda change: apply_change(self.index, self.store, change, self.index_path),
             )
         except ExtractionFailed as exc:

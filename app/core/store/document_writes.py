@@ -44,6 +44,7 @@ def write_document(
     layers: Callable[[], Sequence[PageLayerInfo]] | None = None,
     replace_same: bool = False,
     on_commit: CommitHook | None = None,
+    reader_version: int = 0,
 ) -> WriteOutcome:
     """Insert or replace a document and its chunks in one transaction (LibraryStore.write_document)."""
     with ChunkStaging(library_dir) as staging:
@@ -62,6 +63,7 @@ def write_document(
                     replaced = _clear_chunks(session, old.id)
                     doc = old
                     doc.sha256, doc.size, doc.kind, doc.updated_at = sha256, size, kind, now
+                    doc.reader_version = reader_version
                     doc.status, doc.pages = "ready", pages
                 else:
                     replaced = np.zeros(0, dtype=np.int64)
@@ -75,6 +77,7 @@ def write_document(
                         status="ready",
                         added_at=now,
                         updated_at=now,
+                        reader_version=reader_version,
                     )
                     session.add(doc)
                 session.flush()

@@ -158,6 +158,7 @@ class LibraryStore:
         layers: Callable[[], Sequence[PageLayerInfo]] | None = None,
         replace_same: bool = False,
         on_commit: CommitHook | None = None,
+        reader_version: int = 0,
     ) -> WriteOutcome:
         """Insert (or replace) a document and all its chunks in ONE transaction. The chunk batches
         are streamed into a scratch file first (bounded memory, no lock held while a file is read
@@ -170,7 +171,8 @@ class LibraryStore:
         caller can bring its vector index up to date and save it before any other writer.
         `page_count` is asked once all batches are consumed (a streamed file's page count is
         known only then); so is `layers`, the stored texts of OCR'd pages and sections (see
-        app/core/store/layers.py)."""
+        app/core/store/layers.py). `reader_version`: the version of the reading that made the chunks
+        (app/core/ingest/reader_version.py)."""
         return document_writes.write_document(
             self.sessions,
             self.write_lock,
@@ -185,6 +187,7 @@ class LibraryStore:
             layers=layers,
             replace_same=replace_same,
             on_commit=on_commit,
+            reader_version=reader_version,
         )
 
     def delete_document(self, document_id: int, on_commit: CommitHook | None = None) -> VectorChange:

@@ -35,6 +35,8 @@ class Document(Base):
     status: Mapped[str] = mapped_column(String(16), default="ready")
     added_at: Mapped[datetime] = mapped_column(DateTime(timezone=True), default=utcnow)
     updated_at: Mapped[datetime] = mapped_column(DateTime(timezone=True), default=utcnow)
+    # the version of Folio's reading it was read with (app/core/ingest/reader_version.py); 0: unknown
+    reader_version: Mapped[int] = mapped_column(Integer, default=0, server_default="0")
 
     chunks: Mapped[list[Chunk]] = relationship(
         back_populates="document", cascade="all, delete-orphan", passive_deletes=True

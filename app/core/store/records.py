@@ -29,6 +29,7 @@ class DocumentInfo:
     added_at: datetime
     updated_at: datetime
     ocr_pages: int = 0  # pages read by OCR
+    reader_version: int = 0  # the version of Folio's reading it was read with (0: unknown, older)
 
     def to_json(self) -> dict[str, object]:
         return {
@@ -44,6 +45,7 @@ class DocumentInfo:
             "added_at": self.added_at.isoformat(),
             "updated_at": self.updated_at.isoformat(),
             "ocr_pages": self.ocr_pages,
+            "reader_version": self.reader_version,
         }
 
 
@@ -113,4 +115,5 @@ def document_info(doc: Document, chunks: int, ocr_pages: int = 0) -> DocumentInf
         doc.added_at,
         doc.updated_at,
         ocr_pages,
+        doc.reader_version,
     )
