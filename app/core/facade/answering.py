@@ -34,8 +34,12 @@ class Answering:
         return self._slot.get()
 
     def load_model(self) -> ModelInfo:
-        """Load the configured chat model (slow the first time); a failed new model keeps the old."""
-        return self.model_slot.load()
+        """Load the configured chat model (slow the first time; a failed new model keeps the old),
+        then cache the opening every answer's prompt shares, which the first question then reuses."""
+        slot = self.model_slot
+        info = slot.load()
+        slot.prime()
+        return info
 
     def model_info(self) -> ModelInfo | None:
         slot = self._slot.peek()

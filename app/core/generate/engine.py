@@ -181,6 +181,21 @@ class Engine:
             n += 1
         return n
 
+    def prime(self, tokens: Sequence[int]) -> int:
+        """Evaluate the opening of the prompts to come into an empty KV cache (all but its last
+        token, whose spelling may join what follows), so that the next prompt that starts with it
+        prefills only the rest. A cache that holds anything is left alone. Returns the tokens now
+        cached for it (0: nothing done). Call with `lock` held."""
+        llm = self._require_llm()
+        if llm.n_tokens or len(tokens) < 2:
+            return 0
+        try:
+            self._prefill(llm, list(tokens), 0, None)
+        except Exception:  # a llama.cpp failure leaves an empty cache, as before
+            llm.reset()
+            return 0
+        return int(llm.n_tokens)
+
     @property
     def known_prefill_rate(self) -> float | None:
         """The prefill rate measured so far, without measuring it now."""

@@ -230,6 +230,10 @@ class RemoteEngine:
             n += 1
         return n
 
+    def prime(self, tokens: Sequence[int]) -> int:
+        """Nothing: a server fills its own cache at its first request."""
+        return 0
+
     @property
     def known_prefill_rate(self) -> float | None:
         return self._prefill_rate

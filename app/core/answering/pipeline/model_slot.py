@@ -3,12 +3,16 @@ use, put the previous model's settings back when it fails to load."""
 
 from __future__ import annotations
 
+import logging
 import threading
 
+from app.core.answering.pipeline.prime import prime_opening
 from app.core.config import Settings, SettingsOwner, model_fields_changed, with_model_of
 from app.core.errors import ModelError, ServerError, UsageError
 from app.core.generate.chat_engine import ChatEngine, engine_for
 from app.core.generate.model import ModelInfo, check_model_file
+
+log = logging.getLogger("folio.model")
 
 
 class ModelSlot:
@@ -96,6 +100,21 @@ class ModelSlot:
             with old.lock:  # wait for a generation still running on the old model
                 old.close()
         return info
+
+    def prime(self) -> int:
+        """The loaded model given the opening every answer's prompt shares (prime.py), so that the
+        first question prefills less; skipped while a question holds the model. Returns the tokens
+        cached (0: none). A failure here costs only the head start."""
+        engine = self._engine
+        if not engine.loaded or not engine.lock.acquire(blocking=False):
+            return 0
+        try:
+            return prime_opening(engine, self._settings.current)
+        except Exception as exc:
+            log.warning("the prompt opening was not cached: %s: %s", type(exc).__name__, exc)
+            return 0
+        finally:
+            engine.lock.release()
 
     def close(self) -> None:
         with self._state:
