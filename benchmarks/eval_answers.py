@@ -58,6 +58,9 @@ logging.getLogger("pypdf").setLevel(logging.ERROR)
 def parse_args(argv: Sequence[str] | None = None) -> argparse.Namespace:
     parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
     parser.add_argument("--model", type=Path, help="chat model GGUF (default: the bundled one)")
+    parser.add_argument("--server", help="an OpenAI-compatible server's address: its model answers")
+    parser.add_argument("--server-model", default="", help="the server's model (one of its /v1/models)")
+    parser.add_argument("--thinking", action="store_true", help="ask with thinking on (a thinking model)")
     parser.add_argument("--embedder", type=Path, help="sentence-transformers folder (default: bundled)")
     parser.add_argument("--lang", choices=("zh", "en"), help="only this language's questions")
     parser.add_argument("--limit", type=int, help="only the first N questions of each language")
@@ -168,6 +171,8 @@ def eval_settings(args: argparse.Namespace) -> Settings:
         reask=args.reask == "on",
         figures_from=args.figures_from,
         kv_cache_type=args.kv_cache,
+        server_url=args.server or "",
+        server_model=args.server_model,
     )
 
 
@@ -187,10 +192,12 @@ def run_retrieval(folio: Folio, questions: Sequence[Question]) -> list[scoring.R
     return records
 
 
-def run_answers(folio: Folio, questions: Sequence[Question], max_tokens: int) -> list[scoring.AnswerRecord]:
+def run_answers(
+    folio: Folio, questions: Sequence[Question], max_tokens: int, thinking: bool
+) -> list[scoring.AnswerRecord]:
     from app.core.answering.types import AskOptions
 
-    options = AskOptions(max_tokens=max_tokens, temperature=0.0, seed=SEED)
+    options = AskOptions(max_tokens=max_tokens, temperature=0.0, seed=SEED, thinking=thinking)
     records = []
     print("\n## Answers, per question (cited pages; ! = not an answer page)")
     for question in questions:
@@ -251,6 +258,9 @@ def main(argv: Sequence[str] | None = None) -> int:
     library = prepared_library(questions, settings)
     print(f"library: {library.relative_to(REPO)} (ready in {time.perf_counter() - started:.1f} s)")
     model = settings.chat_model_path()
+    # what answers: the GGUF file, or the server's model (its name, which may hold dots, kept whole)
+    model_name = f"{settings.server_model} at {settings.server_url}" if settings.uses_server else model.name
+    model_stem = settings.server_model.replace("/", "-") if settings.uses_server else model.stem
     embedder = settings.embed_model_path()
 
     with tempfile.TemporaryDirectory(prefix="folio-eval-") as scratch:
@@ -258,7 +268,9 @@ def main(argv: Sequence[str] | None = None) -> int:
         try:
             retrieval = [] if args.chats_only else run_retrieval(folio, chosen)
             answers = (
-                [] if args.retrieval_only or args.chats_only else run_answers(folio, chosen, args.max_tokens)
+                []
+                if args.retrieval_only or args.chats_only
+                else run_answers(folio, chosen, args.max_tokens, args.thinking)
             )
             chats = []
             whole = not any((args.lang, args.limit, args.ids, args.half))
@@ -297,7 +309,7 @@ def main(argv: Sequence[str] | None = None) -> int:
     if answers:
         answer_summary = scoring.by_language(answers, scoring.summarize_answers)
         budget = f"TTFT target {args.ttft_target:g} s" if args.ttft_target else "no TTFT passage budget"
-        print(f"\n## Answers ({model.name}, max {args.max_tokens} tokens, greedy, seed {SEED}, {budget})\n")
+        print(f"\n## Answers ({model_name}, max {args.max_tokens} tokens, greedy, seed {SEED}, {budget})\n")
         print(report.table(answer_summary, report.ANSWER_COLUMNS))
         split["answers"] = report.split_summaries(answers, questions, scoring.summarize_answers)
         halves_text, halves = report.half_tables(
@@ -328,7 +340,7 @@ def main(argv: Sequence[str] | None = None) -> int:
 
     document = {
         "date": datetime.now(UTC).isoformat(timespec="seconds"),
-        "model": None if args.retrieval_only else str(model),
+        "model": None if args.retrieval_only else (model_name if settings.uses_server else str(model)),
         "embedder": str(embedder),
         "settings": settings.to_dict(),
         "max_tokens": args.max_tokens,
@@ -353,7 +365,9 @@ def main(argv: Sequence[str] | None = None) -> int:
         variant += f"-figures-{settings.figures_from}"
     if settings.kv_cache_type != Settings().kv_cache_type:
         variant += f"-kv-{settings.kv_cache_type}"
-    name = f"eval-{model.stem}{variant}.json"
+    if args.thinking:
+        variant += "-thinking"
+    name = f"eval-{model_stem}{variant}.json"
     if args.retrieval_only:
         name = f"eval-retrieval-{embedder.name}.json"
     out = RESULTS / name
