@@ -50,11 +50,14 @@ class ReindexController(QObject):
             on_success=lambda advice: self.advised.emit(advice) if advice is not None else None,
         )
 
-    def reread(self, advice: RereadAdvice) -> None:
+    def reread(self, advice: RereadAdvice) -> bool:
         """Read the advice's documents again in place, as the library panel's Re-index does (the
-        ingest queue shows the progress; each keeps its passages until its new ones are stored)."""
-        if not self.running:
-            self.reread_requested.emit(advice.documents)
+        ingest queue shows the progress; each keeps its passages until its new ones are stored).
+        False while the library re-index runs (it reads every document again anyway)."""
+        if self.running:
+            return False
+        self.reread_requested.emit(advice.documents)
+        return True
 
     def start(self) -> None:
         folio = self.app.folio

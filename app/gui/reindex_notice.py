@@ -100,9 +100,9 @@ class ReindexNotice(QFrame):
         from app.core.api import RereadAdvice
 
         if isinstance(self.advice, RereadAdvice):
-            self.controller.reread(self.advice)
-            self.advice = None
-            self.hide()
+            if self.controller.reread(self.advice):
+                self.advice = None
+                self.hide()
         else:
             self.controller.start()
 

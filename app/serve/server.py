@@ -27,7 +27,7 @@ if TYPE_CHECKING:
     from app.core.qa import Folio
 
 CommandRunner = Callable[[list[str], "Folio"], int]
-FORWARDED_COMMANDS = frozenset({"ingest", "search", "documents", "remove", "verify", "ask"})
+FORWARDED_COMMANDS = frozenset({"ingest", "search", "documents", "remove", "reread", "verify", "ask"})
 
 
 class _FrameStream(io.TextIOBase):

@@ -96,6 +96,7 @@ def test_calls_through_the_service_match_in_process_calls(
         "verify": ["verify", "--json", *lib],
         "empty": ["search", "  ", "--json", *lib],
         "missing": ["remove", "no-such-document", "--json", *lib],
+        "reread": ["reread", "--json", *lib],  # nothing read by an earlier version
     }
     for name, argv in calls.items():
         code = run_in_process(argv)
@@ -128,6 +129,6 @@ def test_calls_through_the_service_match_in_process_calls(
         service.send_signal(signal.SIGTERM)
         _, log = service.communicate(timeout=120)
     assert service.returncode == 0, log
-    for name in ("search", "documents", "verify", "remove"):
+    for name in ("search", "documents", "verify", "remove", "reread"):
         assert f"folio serve: {name} exit" in log  # the calls above ran in the service
     assert not socket_path(library).exists()
