@@ -1,4 +1,4 @@
-"""The question pipeline: queue → retrieve → gate → load → prompt → decode → check → persist."""
+"""The question pipeline: queue → retrieve → gate → locate → prompt → decode → judge → re-ask → persist."""
 
 from __future__ import annotations
 
