@@ -45,9 +45,6 @@ class AnswerRun:
         self.evidence: Evidence | None = None  # the retrieved passages worked out once (locate, judge)
         self.evidence_ms: float | None = None
         self.gate: GateScore | None = None  # the best passage's evidence for the question
-        # what the sentences are checked as being about: the question (None), or a whole-document
-        # answer's subject ("" for a summary: every supported point is about its document)
-        self.check_question: str | None = None
         # the first answer's text when it stated nothing and the model was asked again (reask.py)
         self.reasked_from = ""
 

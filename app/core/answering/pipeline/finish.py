@@ -24,6 +24,20 @@ log = logging.getLogger("folio.answer")
 
 
 @dataclass(frozen=True)
+class Outcome:
+    """How a question's stages ended, handed to the one place that finishes every answer (check,
+    build, persist: Answerer._finish)."""
+
+    reason: str  # stop | length | cancelled | error
+    error: str | None = None
+    budget_n_ctx: int | None = None  # the gate stopped it: the budget of the model it would have used
+    judgement: Judgement | None = None  # the judge's ruling on the run's text, when already made
+    # what the sentences are checked as being about: the question (None), or a whole-document
+    # answer's subject ("" for a summary: every supported point is about its document)
+    about: str | None = None
+
+
+@dataclass(frozen=True)
 class CheckedText:
     """The answer's text as shown (with Folio's note when nothing could be verified), its citations,
     every sentence checked and the verdict."""
@@ -42,15 +56,17 @@ def check(
     policy: Policy,
     embed: Embed | None = None,
     judgement: Judgement | None = None,
+    about: str | None = None,
 ) -> CheckedText:
     """Parse the [n] markers, check every sentence against the passages and judge the answer
-    (spans parse, verify); `judgement`: the judge's ruling on this very text, when already made."""
+    (spans parse, verify); `judgement`: the judge's ruling on this very text, when already made;
+    `about`: what the sentences must be about (Outcome.about; None: the question)."""
     parse_started = time.perf_counter()
     text = "".join(run.answer).rstrip()
     marked, invalid = parse_citations(text, run.passages) if run.passages else ([], [])
     verify_started = run.mark("parse", parse_started)
     if judgement is None:
-        judgement = judge_run(run, reason, verifier, policy, embed)
+        judgement = judge_run(run, reason, verifier, policy, embed, about)
     checked = judgement.attribution
     citations = verified_citations(checked, run.passages) if checked is not None else marked
     if reason == "stop" and judgement.verdict == "not_answered":
@@ -64,14 +80,19 @@ def check(
 
 
 def judge_run(
-    run: AnswerRun, reason: str, verifier: Verifier, policy: Policy, embed: Embed | None
+    run: AnswerRun,
+    reason: str,
+    verifier: Verifier,
+    policy: Policy,
+    embed: Embed | None,
+    about: str | None = None,
 ) -> Judgement:
-    """The judge's ruling on the run's text as it stands; a failure in checking keeps the answer
-    (logged, unjudged)."""
+    """The judge's ruling on the run's text as it stands, its sentences measured as being about
+    `about` (None: the question); a failure in checking keeps the answer (logged, unjudged)."""
     if run.not_covered:
         return Judgement(None, "not_in_documents")
     text = "".join(run.answer).rstrip()
-    about = run.question if run.check_question is None else run.check_question
+    about = run.question if about is None else about
     try:
         located = [(f.citation.chunk_id, f.sentence) for f in run.located]
         return judge_answer(about, text, run.passages, verifier, policy, embed, run.evidence, located, reason)

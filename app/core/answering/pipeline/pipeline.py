@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import logging
 import time
-from collections.abc import Callable, Iterator
+from collections.abc import Callable, Generator, Iterator
 
 from app.core.answering.evidence.evidence import Evidence
 from app.core.answering.evidence.locate import locate
@@ -16,7 +16,7 @@ from app.core.answering.judge.policy import DEFAULT as DEFAULT_POLICY
 from app.core.answering.judge.policy import Policy
 from app.core.answering.options import ResolvedAsk, resolve_options
 from app.core.answering.pipeline.decode import decode
-from app.core.answering.pipeline.finish import build_answer, check, gated_budget, judge_run, persist
+from app.core.answering.pipeline.finish import Outcome, build_answer, check, gated_budget, judge_run, persist
 from app.core.answering.pipeline.model_slot import ModelSlot
 from app.core.answering.pipeline.reader import LibraryReader
 from app.core.answering.pipeline.reask import reask_prompt, wants_reask
@@ -113,7 +113,8 @@ class Answerer:
         return self._stream(ask, chat_id, cancel or CancelToken())
 
     def _stream(self, ask: ResolvedAsk, chat_id: int | None, cancel: CancelToken) -> Iterator[AnswerEvent]:
-        """Queue for the model's lock, then answer; the lock is held until the answer is saved."""
+        """Queue for the model's lock, answer, then finish whatever the outcome in one place (check,
+        build, persist); the lock is held until the answer is saved."""
         engine = self.slot.target()
         run = AnswerRun(ask.question, ask.sampling, engine.model_ref, engine.model_name)
         acquired = False
@@ -121,11 +122,16 @@ class Answerer:
             acquired = engine.lock.acquire(timeout=0.05)
         started = run.mark("queue", run.submitted)
         try:
-            if not acquired:
+            if acquired:
+                outcome = yield from self._answer(ask, run, engine, chat_id, cancel, started)
+            else:
                 yield Retrieved([], 0.0)
-                yield Finished(self._finish(run, "cancelled", chat_id))
-                return
-            yield from self._answer(ask, run, engine, chat_id, cancel, started)
+                outcome = Outcome("cancelled")
+            final = self._finish(run, outcome, chat_id)
+            streamed = "".join(run.answer).rstrip()
+            if len(final.answer) > len(streamed) and final.answer.startswith(streamed):
+                yield Delta(final.answer[len(streamed) :], "answer", 0)  # Folio's note after the text
+            yield Finished(final)
         finally:
             if acquired:
                 engine.lock.release()
@@ -138,40 +144,35 @@ class Answerer:
         chat_id: int | None,
         cancel: CancelToken,
         started: float,
-    ) -> Iterator[AnswerEvent]:
+    ) -> Generator[AnswerEvent, None, Outcome]:
+        """The stages in order; each way out says how it ended (the caller finishes the answer)."""
         scope = self._scope(ask)
         if scope.whole:
-            yield from self._whole(ask, scope, run, engine, chat_id, cancel, started)
-            return
+            return (yield from self._whole(ask, scope, run, engine, cancel, started))
         try:
             turns, found = self._retrieve(ask, run, chat_id)
         except Exception as exc:
             run.mark("retrieve", started)
             yield Retrieved([], 0.0)
-            yield Finished(self._finish(run, "error", chat_id, _describe(exc)))
-            return
+            return Outcome("error", _describe(exc))
         started = run.mark("retrieve", started)
         yield Retrieved(run.hits, run.retrieval_ms)
         if not found.passes(ask.settings.grounding_threshold):
-            yield from self._not_covered(run, engine, chat_id)
-            return
+            return (yield from self._not_covered(run, engine))
         yield self._locate(ask, run)
         started = run.mark("locate", started)
         if cancel.cancelled:
-            yield Finished(self._finish(run, "cancelled", chat_id))
-            return
+            return Outcome("cancelled")
         try:
             prompt = self._prompt(ask, run, engine, turns, started)
         except Exception as exc:
-            yield Finished(self._finish(run, "error", chat_id, _describe(exc)))
-            return
+            return Outcome("error", _describe(exc))
         if not run.passages:  # not even the best passage fits the context: never answer unsourced
             run.grounded = False
             run.answer.append(passages_did_not_fit(run.question))
             yield Delta(run.answer[-1], "answer", 0)
-            yield Finished(self._finish(run, "stop", chat_id))
-            return
-        yield from self._generate(run, engine, prompt, chat_id, cancel)
+            return Outcome("stop")
+        return (yield from self._generate(run, engine, prompt, cancel))
 
     def _retrieve(
         self, ask: ResolvedAsk, run: AnswerRun, chat_id: int | None
@@ -196,10 +197,9 @@ class Answerer:
         run: AnswerRun,
         engine: ChatEngine,
         prompt: PreparedPrompt,
-        chat_id: int | None,
         cancel: CancelToken,
-    ) -> Iterator[AnswerEvent]:
-        """Decode, check, ask once more when the answer stated nothing, then build and persist."""
+    ) -> Generator[AnswerEvent, None, Outcome]:
+        """Decode, judge, and ask once more when the answer stated nothing."""
         yield from decode(run, engine, prompt, cancel)
         reason = run.end.finish_reason if run.end else "error"
         judgement: Judgement | None = judge_run(run, reason, self._verifier, self._policy, self._embed)
@@ -209,11 +209,7 @@ class Answerer:
                 yield from self._reask(run, engine, again, cancel)
                 reason = run.end.finish_reason if run.end else "error"
                 judgement = None  # a new text: judged when it finishes
-        final = self._finish(run, reason, chat_id, judgement=judgement)
-        streamed = "".join(run.answer).rstrip()
-        if len(final.answer) > len(streamed) and final.answer.startswith(streamed):
-            yield Delta(final.answer[len(streamed) :], "answer", 0)  # Folio's note on an unsupported answer
-        yield Finished(final)
+        return Outcome(reason, judgement=judgement)
 
     def _reask(
         self, run: AnswerRun, engine: ChatEngine, prompt: PreparedPrompt, cancel: CancelToken
@@ -251,12 +247,13 @@ class Answerer:
         scope: Scope,
         run: AnswerRun,
         engine: ChatEngine,
-        chat_id: int | None,
         cancel: CancelToken,
         started: float,
-    ) -> Iterator[AnswerEvent]:
-        """A whole-document or across-files answer (whole.py), checked and saved as any other."""
+    ) -> Generator[AnswerEvent, None, Outcome]:
+        """A whole-document or across-files answer (whole.py), checked and saved as any other
+        against what it is about."""
         retrieved = False
+        whole: WholeAnswer | None = None
         try:
             if not self.slot.is_current(engine):
                 self.slot.load()
@@ -269,9 +266,8 @@ class Answerer:
         except Exception as exc:
             if not retrieved:
                 yield Retrieved([], 0.0)
-            yield Finished(self._finish(run, "error", chat_id, _describe(exc)))
-            return
-        yield Finished(self._finish(run, whole.reason, chat_id, whole.error))
+            return Outcome("error", _describe(exc), about=whole.about if whole is not None else None)
+        return Outcome(whole.reason, whole.error, about=whole.about)
 
     def _locate(self, ask: ResolvedAsk, run: AnswerRun) -> Located:
         """The passage sentences that answer the question, shown before the model's first token
@@ -284,12 +280,12 @@ class Answerer:
         run.evidence_ms = (time.perf_counter() - run.submitted) * 1000.0
         return Located(list(run.located), run.evidence_ms)
 
-    def _not_covered(self, run: AnswerRun, engine: ChatEngine, chat_id: int | None) -> Iterator[AnswerEvent]:
+    def _not_covered(self, run: AnswerRun, engine: ChatEngine) -> Generator[AnswerEvent, None, Outcome]:
         """The gate's answer: the documents do not cover the question; the model is not called."""
         run.grounded, run.not_covered = False, True
         run.answer.append(not_covered_answer(run.question))
         yield Delta(run.answer[0], "answer", 0)
-        yield Finished(self._finish(run, "stop", chat_id, budget_n_ctx=engine.n_ctx))
+        return Outcome("stop", budget_n_ctx=engine.n_ctx)
 
     def _prompt(
         self, ask: ResolvedAsk, run: AnswerRun, engine: ChatEngine, turns: list[Turn], started: float
@@ -317,22 +313,15 @@ class Answerer:
         run.mark("assemble", started)
         return prompt
 
-    def _finish(
-        self,
-        run: AnswerRun,
-        reason: str,
-        chat_id: int | None,
-        error: str | None = None,
-        budget_n_ctx: int | None = None,
-        judgement: Judgement | None = None,
-    ) -> Answer:
-        """check → build the Answer → persist; `budget_n_ctx` for an answer the gate stopped;
-        `judgement` when the judge has already ruled on the run's text."""
-        checked = check(run, reason, self._verifier, self._policy, self._embed, judgement)
-        budget = gated_budget(run, budget_n_ctx) if budget_n_ctx is not None else None
-        return persist(
-            self.conversations, build_answer(run, reason, checked, chat_id, error, budget), chat_id
+    def _finish(self, run: AnswerRun, outcome: Outcome, chat_id: int | None) -> Answer:
+        """Every answer's one end, whatever its outcome: check → build the Answer → persist."""
+        reason = outcome.reason
+        checked = check(
+            run, reason, self._verifier, self._policy, self._embed, outcome.judgement, outcome.about
         )
+        budget = gated_budget(run, outcome.budget_n_ctx) if outcome.budget_n_ctx is not None else None
+        answer = build_answer(run, reason, checked, chat_id, outcome.error, budget)
+        return persist(self.conversations, answer, chat_id)
 
     def close(self) -> None:
         self.slot.close()

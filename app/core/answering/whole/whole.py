@@ -72,17 +72,20 @@ class WholeAnswer:
         self.embed, self.scales = embed, scales  # locate's scoring of an across-files point
         self.reason = "stop"  # how the answer ended: stop | cancelled | error
         self.error: str | None = None
+        # what its sentences are checked as being about (finish.Outcome.about): the asked topic of
+        # an across-files answer, "" for a summary (its points are about the document)
+        self.about: str | None = None
         self._kept: list[Point] = []
         self._ends: list[GenerationEnd] = []
 
     def stream(self, scope: Scope, library: WholeLibrary) -> Iterator[AnswerEvent]:
         """The answer's events; `run` holds its text, passages and figures, `reason` how it ended."""
         if scope.kind == DOCUMENT:
-            self.run.check_question = ""  # a summary's points are about the document, whatever they say
+            self.about = ""  # a summary's points are about the document, whatever they say
             yield from self._summary(find_named(library.documents(), scope.document), library)
         else:
-            self.run.check_question = scope.topic or asked_topic(self.ask.question)
-            yield from self._each_file(self.run.check_question, library)
+            self.about = scope.topic or asked_topic(self.ask.question)
+            yield from self._each_file(self.about, library)
         self.run.end = self._total_end()
 
     # -- a whole document --------------------------------------------------------------------------
