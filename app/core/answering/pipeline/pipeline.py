@@ -38,6 +38,7 @@ from app.core.config import Settings, SettingsOwner
 from app.core.embed.engine import CosineScales
 from app.core.errors import FolioError, UsageError
 from app.core.generate.chat_engine import ChatEngine
+from app.core.generate.model import ModelInfo
 from app.core.messages import QT_TRANSLATE_NOOP
 from app.core.prompt.system import not_covered_answer, passages_did_not_fit
 from app.core.store.conversations import ConversationStore, Turn
@@ -164,7 +165,8 @@ class Answerer:
         if cancel.cancelled:
             return Outcome("cancelled")
         try:
-            prompt = self._prompt(ask, run, engine, turns, started)
+            info, started = self._load(run, engine, started)
+            prompt = self._prompt(ask, run, engine, info, turns, started)
         except Exception as exc:
             return Outcome("error", _describe(exc))
         if not run.passages:  # not even the best passage fits the context: never answer unsourced
@@ -255,10 +257,7 @@ class Answerer:
         retrieved = False
         whole: WholeAnswer | None = None
         try:
-            if not self.slot.is_current(engine):
-                self.slot.load()
-            info = engine.load()
-            run.mark("load", started)
+            info, _ = self._load(run, engine, started)
             whole = WholeAnswer(ask, run, engine, info, cancel, self._embed, self._scales)
             for event in whole.stream(scope, self._reader):
                 retrieved = retrieved or isinstance(event, Retrieved)
@@ -287,14 +286,24 @@ class Answerer:
         yield Delta(run.answer[0], "answer", 0)
         return Outcome("stop", budget_n_ctx=engine.n_ctx)
 
-    def _prompt(
-        self, ask: ResolvedAsk, run: AnswerRun, engine: ChatEngine, turns: list[Turn], started: float
-    ) -> PreparedPrompt:
-        """Load the model (a pending one first), then fit the prompt (spans load, assemble)."""
+    def _load(self, run: AnswerRun, engine: ChatEngine, started: float) -> tuple[ModelInfo, float]:
+        """The model stage: a pending model (after a settings change) replaces the old one now, then
+        the engine is loaded (once); span "load". The model's info, and when the stage ended."""
         if not self.slot.is_current(engine):
             self.slot.load()
         info = run.info = engine.load()
-        started = run.mark("load", started)
+        return info, run.mark("load", started)
+
+    def _prompt(
+        self,
+        ask: ResolvedAsk,
+        run: AnswerRun,
+        engine: ChatEngine,
+        info: ModelInfo,
+        turns: list[Turn],
+        started: float,
+    ) -> PreparedPrompt:
+        """Fit the prompt to the loaded model (span "assemble")."""
         prompt = prepare_prompt(
             ask,
             engine,
