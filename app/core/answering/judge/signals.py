@@ -99,7 +99,7 @@ class CrossLanguage:
 
 # Over 60 lines, left whole: the question's values worked out once (vectors, terms, facts, asked
 # kinds, the best cosine) are read by every sentence's measurement below; split, each part would take
-# a dozen of them as parameters, and test_judge_grid checks the signals' rules as they are.
+# a dozen of them as parameters.
 def measure(
     question: str,
     attribution: Attribution,
