@@ -1,4 +1,6 @@
-"""The Answerer end to end with the real SmolLM2: events, JSON contract, persistence, stops, gate."""
+"""The Answerer with the real SmolLM2 over a fixed search and the word-only check: events, JSON
+contract, persistence, stops, gate (not end to end: the real library and the default embedder's
+judge are test_judged_answers.py and test_cited_answers.py)."""
 
 from __future__ import annotations
 
