@@ -32,7 +32,7 @@ sys.path.insert(0, str(REPO))
 
 from app.core.answering.evidence.locate import locate  # noqa: E402
 from app.core.answering.options import resolve_options  # noqa: E402
-from app.core.answering.pipeline.stages import prepare_prompt, retrieve  # noqa: E402
+from app.core.answering.pipeline.stages import prepare_prompt, question_passages  # noqa: E402
 from app.core.answering.types import AskOptions  # noqa: E402
 from app.core.config import Settings  # noqa: E402
 from app.core.qa import Folio  # noqa: E402
@@ -52,7 +52,9 @@ def measure(folio: Folio, question: Question) -> dict[str, Any]:
         question.question, AskOptions(max_tokens=256, temperature=0.0, seed=42), answerer.settings
     )
     threshold = ask.settings.grounding_threshold
-    found = retrieve(folio.library.search, question.question, ask.passages_k, [], threshold, answerer.scales)
+    found = question_passages(
+        folio.library.search, question.question, ask.passages_k, [], threshold, answerer.scales
+    )
     record: dict[str, Any] = {
         "id": question.id,
         "lang": question.lang,

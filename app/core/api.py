@@ -40,7 +40,7 @@ from app.core.ui_text import (
 )
 
 if TYPE_CHECKING:  # loaded at first use (__getattr__ below): numpy, SQLAlchemy, FAISS stay unloaded
-    from app.core.answering.evidence.locate import FoundSentence
+    from app.core.answering.evidence.locate import LocatedSentence
     from app.core.answering.judge.checks import SentenceCheck
     from app.core.answering.presentation.export import EXPORT_FORMATS, SUFFIXES, check_format, render_answer
     from app.core.answering.presentation.export_rows import bound_sentence
@@ -76,7 +76,7 @@ _LAZY = {
         for name in ("EXPORT_FORMATS", "SUFFIXES", "check_format", "render_answer")
     },
     "bound_sentence": "app.core.answering.presentation.export_rows",
-    "FoundSentence": "app.core.answering.evidence.locate",
+    "LocatedSentence": "app.core.answering.evidence.locate",
     **{
         name: "app.core.answering.types"
         for name in (
@@ -263,12 +263,12 @@ __all__ = [
     "FolioApi",
     "FolioError",
     "FoundModel",
-    "FoundSentence",
     "Hit",
     "IngestProgress",
     "IngestReport",
     "LibraryApi",
     "Located",
+    "LocatedSentence",
     "Metrics",
     "ModelError",
     "ModelFolder",

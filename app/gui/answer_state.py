@@ -10,7 +10,7 @@ from PySide6.QtCore import QObject, Signal
 from app.core.api import Citation, Hit
 
 if TYPE_CHECKING:
-    from app.core.api import Answer, FoundSentence, Progress
+    from app.core.api import Answer, LocatedSentence, Progress
 
 # phases of an answer
 WAITING = "waiting"  # submitted, no token yet (queue, retrieve, prefill)
@@ -47,7 +47,7 @@ class AnswerState(QObject):
         self.answer_tokens = 0
         self.thinking_tokens = 0
         self.retrieved: list[Hit] = []  # the passages found for the question
-        self.located: list[FoundSentence] = []  # the sentences that answer it, found before the model ran
+        self.located: list[LocatedSentence] = []  # the sentences that answer it, found before the model ran
         self.live_metrics: dict[str, Any] = {}
         self.progress: Progress | None = None  # the step a whole-document answer is on
         self.phase = WAITING
@@ -95,7 +95,7 @@ class AnswerState(QObject):
     def set_retrieved(self, hits: list[Hit]) -> None:
         self.retrieved = list(hits)
 
-    def set_located(self, found: list[FoundSentence]) -> None:
+    def set_located(self, found: list[LocatedSentence]) -> None:
         """The passage sentences Folio found for the question, before the model's first token."""
         self.located = list(found)
         self.located_changed.emit()

@@ -7,7 +7,7 @@ import html
 from PySide6.QtCore import QEvent, Qt, Signal
 from PySide6.QtWidgets import QLabel, QWidget
 
-from app.core.api import FoundSentence, shown_heading
+from app.core.api import LocatedSentence, shown_heading
 from app.gui.language import is_language_change
 
 
@@ -27,7 +27,7 @@ class FoundLine(QLabel):
         )
         self.setAccessibleName(self.tr("Where the answer was found"))
         self.linkActivated.connect(self._link)
-        self.found: list[FoundSentence] = []
+        self.found: list[LocatedSentence] = []
         self.setVisible(False)
 
     def changeEvent(self, event: QEvent) -> None:
@@ -36,7 +36,7 @@ class FoundLine(QLabel):
             self.show_found(self.found)
         super().changeEvent(event)
 
-    def show_found(self, found: list[FoundSentence]) -> None:
+    def show_found(self, found: list[LocatedSentence]) -> None:
         self.found = list(found)
         self.setVisible(bool(found))
         rows = []

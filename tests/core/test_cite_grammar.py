@@ -51,10 +51,10 @@ def test_limited_figures_are_the_only_digits_the_model_can_write(chat_engine: En
 
 def test_found_figures_are_spelled_as_the_sentences_and_the_question_spell_them() -> None:
     from app.core.answering.evidence.focus import found_figures
-    from app.core.answering.evidence.locate import FoundSentence
+    from app.core.answering.evidence.locate import LocatedSentence
     from app.core.passage import Citation
 
     citation = Citation(1, 1, "manual.pdf", "/m.pdf", 2, 2, 0, 10, "The tank holds 1.8 L.")
-    found = [FoundSentence(citation, "The tank holds 1.8 L; the tray 0,6 L at 10:30.", 1.0)]
+    found = [LocatedSentence(citation, "The tank holds 1.8 L; the tray 0,6 L at 10:30.", 1.0)]
     assert found_figures("How much does the KX-40 hold?", found) == ["0,6", "1.8", "10:30", "40"]
     assert found_figures("何时？", []) == []

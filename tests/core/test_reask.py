@@ -8,7 +8,7 @@ from dataclasses import replace
 
 import pytest
 
-from app.core.answering.evidence.locate import FoundSentence
+from app.core.answering.evidence.locate import LocatedSentence
 from app.core.answering.judge.judge import Judgement
 from app.core.answering.options import resolve_options
 from app.core.answering.pipeline.reask import reask_prompt, wants_reask
@@ -45,7 +45,7 @@ def _answered(
     run = AnswerRun(question, ask.sampling, engine.model_ref)
     run.info, run.passages, run.end = info, prompt.passages, _end()
     run.located = [
-        FoundSentence(Citation.from_hit(2, HITS[1]), "The default of autosave_minutes is 10.", 0.8)
+        LocatedSentence(Citation.from_hit(2, HITS[1]), "The default of autosave_minutes is 10.", 0.8)
     ]
     run.answer = [FIRST]
     return run, prompt

@@ -8,7 +8,7 @@ from PySide6.QtCore import QUrl
 from PySide6.QtGui import QTextCharFormat, QTextCursor
 from pytestqt.qtbot import QtBot
 
-from app.core.answering.evidence.locate import FoundSentence
+from app.core.answering.evidence.locate import LocatedSentence
 from app.core.answering.judge.attribution import attribute
 from app.core.answering.judge.checking import verified_citations
 from app.core.passage import Citation, Hit
@@ -119,5 +119,5 @@ def test_a_source_shows_the_headings_its_passage_sits_under(qtbot: QtBot) -> Non
     assert f"[1] coast.pdf, p. 7 · {heading}" in view.sources.text()
     found = FoundLine()
     qtbot.addWidget(found)
-    found.show_found([FoundSentence(Citation.from_hit(1, hits[0], "matched"), passage, 1.0)])
+    found.show_found([LocatedSentence(Citation.from_hit(1, hits[0], "matched"), passage, 1.0)])
     assert f"Found on coast.pdf p. 7 · {heading}" in found.text()

@@ -9,7 +9,7 @@ from pathlib import Path
 
 from app.core.answering.evidence.evidence import Evidence
 from app.core.answering.evidence.gate import GateScore
-from app.core.answering.evidence.locate import FoundSentence
+from app.core.answering.evidence.locate import LocatedSentence
 from app.core.answering.types import AnswerMetrics, Metrics
 from app.core.generate.kv_cache import KvCacheUse
 from app.core.generate.model import ModelInfo, Sampling
@@ -41,7 +41,7 @@ class AnswerRun:
         self.follow_up = False  # the question depends on the chat (stages.Retrieval.follow_up)
         self.carried = False  # the previous answer's passages were kept (stages.Retrieval.carried)
         self.not_covered = False  # the gate found the documents do not cover the question
-        self.located: list[FoundSentence] = []  # the sentences Folio found before the model ran
+        self.located: list[LocatedSentence] = []  # the sentences Folio found before the model ran
         self.evidence: Evidence | None = None  # the retrieved passages worked out once (locate, judge)
         self.evidence_ms: float | None = None
         self.gate: GateScore | None = None  # the best passage's evidence for the question

@@ -7,7 +7,7 @@ from dataclasses import dataclass, field
 from datetime import UTC, datetime
 from typing import Any
 
-from app.core.answering.evidence.locate import FoundSentence
+from app.core.answering.evidence.locate import LocatedSentence
 from app.core.answering.judge.checks import Attribution, SentenceCheck
 from app.core.generate.kv_cache import KvCacheUse
 from app.core.generate.model import Sampling
@@ -112,7 +112,7 @@ class Answer:
     gate_score: float | None = None  # the grounding gate's score of the best passage, in [0, 1]
     # answered | partly | not_answered | not_in_documents (answering/judge/verdict.py); None: nothing to judge
     verdict: str | None = None
-    located: list[FoundSentence] = field(default_factory=list)  # the sentences shown before the answer
+    located: list[LocatedSentence] = field(default_factory=list)  # the sentences shown before the answer
     kv_cache: KvCacheUse | None = None  # None: the model was not called (the gate answered)
     asked_at: datetime | None = None  # when the question was asked (UTC)
     # the model's first answer when it only repeated the question (or was a bare marker) and Folio
@@ -259,7 +259,7 @@ class Metrics:
 class Located:
     """The passage sentences Folio found for the question, before the model's first token."""
 
-    found: list[FoundSentence]
+    found: list[LocatedSentence]
     evidence_ms: float  # from the question to now
 
 

@@ -9,7 +9,7 @@ from collections.abc import Sequence
 from dataclasses import replace
 
 from app.core.answering.evidence.excerpts import NEIGHBOURS, excerpt
-from app.core.answering.evidence.locate import FoundSentence
+from app.core.answering.evidence.locate import LocatedSentence
 from app.core.answering.evidence.sentences import split_sentences
 from app.core.passage import Hit
 from app.core.script import cjk_language
@@ -19,7 +19,7 @@ _HINT_EN = "The sentences of the passages that seem to answer it (check them aga
 _HINT_ZH = "段落中看起来回答了这个问题的句子（请对照段落核实）："
 
 
-def found_passages(hits: Sequence[Hit], located: Sequence[FoundSentence]) -> list[Hit]:
+def found_passages(hits: Sequence[Hit], located: Sequence[LocatedSentence]) -> list[Hit]:
     """The passages that hold a located sentence, best first, each cut to its located sentences and
     their neighbours (labels, pages and ids unchanged). No located sentence: the passages as found."""
     if not located:
@@ -39,7 +39,7 @@ def found_passages(hits: Sequence[Hit], located: Sequence[FoundSentence]) -> lis
     return shown
 
 
-def numbered_found(shown: Sequence[Hit], located: Sequence[FoundSentence]) -> list[str]:
+def numbered_found(shown: Sequence[Hit], located: Sequence[LocatedSentence]) -> list[str]:
     """The located sentences as "[n] sentence", n the number of its passage as the prompt numbers
     `shown`; a sentence whose passage is not shown is left out."""
     numbers = {hit.chunk_id: n for n, hit in enumerate(shown, start=1)}
@@ -50,7 +50,7 @@ def numbered_found(shown: Sequence[Hit], located: Sequence[FoundSentence]) -> li
     ]
 
 
-def hinted_question(question: str, shown: Sequence[Hit], located: Sequence[FoundSentence]) -> str:
+def hinted_question(question: str, shown: Sequence[Hit], located: Sequence[LocatedSentence]) -> str:
     """The question followed by the located sentences, each with the number of its passage as the
     prompt numbers them; the question alone when none was located or its passage is not shown."""
     lines = numbered_found(shown, located)
@@ -60,7 +60,7 @@ def hinted_question(question: str, shown: Sequence[Hit], located: Sequence[Found
     return "\n".join([question, "", header, *lines])
 
 
-def found_figures(question: str, located: Sequence[FoundSentence]) -> list[str]:
+def found_figures(question: str, located: Sequence[LocatedSentence]) -> list[str]:
     """The numbers as spelled in the located sentences and the question ("1.8", "2025", "40" of
     "KX-40"): the only ones an answer limited to its found figures may write."""
     spelled: set[str] = set()

@@ -20,7 +20,7 @@ FOUND_FLOOR = 0.2  # question-term coverage (plus scaled cosine) below which not
 
 
 @dataclass(frozen=True)
-class FoundSentence:
+class LocatedSentence:
     """A passage sentence that answers the question: the passage (as a citation) and the sentence."""
 
     citation: Citation
@@ -47,7 +47,7 @@ def locate(
     embed: Embed | None,
     scales: CosineScales | None,
     evidence: Evidence | None = None,
-) -> list[FoundSentence]:
+) -> list[LocatedSentence]:
     """The best-scoring passage sentences for the question (the scoring of evidence selection: the
     question's weighted terms, plus the embedder's cosine for a Latin question), best first, at most
     FOUND_LIMIT, each from the retrieved passage numbered as in the retrieval list; never a table of
@@ -63,12 +63,12 @@ def locate(
     if not ranked or ranked[0][1].score < FOUND_FLOOR:
         return []
     cut = max(FOUND_FLOOR, FOUND_SHARE * ranked[0][1].score)
-    found: list[FoundSentence] = []
+    found: list[LocatedSentence] = []
     for index, sentence in ranked:
         if len(found) >= FOUND_LIMIT or sentence.score < cut:
             break
         text = sentence.sentence.text.strip()
         if all(text != f.sentence for f in found):
             citation = Citation.from_hit(index + 1, hits[index], "matched")
-            found.append(FoundSentence(citation, text, sentence.score))
+            found.append(LocatedSentence(citation, text, sentence.score))
     return found

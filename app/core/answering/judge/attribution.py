@@ -260,7 +260,7 @@ def attribute(
             continue
         row = None if cosines is None else cosines[factual.index(index)]
         scores = _Scores(sentence.body, prepared, weights, row, calibration, scales, asked)
-        check = _without_denied(_verdict(sentence, scores, threshold, prepared), prepared)
+        check = _without_denied(_checked_sentence(sentence, scores, threshold, prepared), prepared)
         checks.append(check if subject is None else _on_subject(check, scores, subject, prepared))
     judged = [check for check in checks if check.supported is not None]
     rate = sum(1 for check in judged if check.supported) / len(judged) if judged else None
@@ -268,7 +268,7 @@ def attribute(
     return Attribution(tuple(checks), rate, wrong)
 
 
-def _verdict(
+def _checked_sentence(
     sentence: Sentence,
     scores: _Scores,
     threshold: float,

@@ -20,7 +20,7 @@ from app.core.answering.pipeline.finish import Outcome, build_answer, check, gat
 from app.core.answering.pipeline.model_slot import ModelSlot
 from app.core.answering.pipeline.reader import LibraryReader
 from app.core.answering.pipeline.reask import reask_prompt, wants_reask
-from app.core.answering.pipeline.stages import PreparedPrompt, Retrieval, prepare_prompt, retrieve
+from app.core.answering.pipeline.stages import PreparedPrompt, Retrieval, prepare_prompt, question_passages
 from app.core.answering.run import AnswerRun
 from app.core.answering.types import (
     Answer,
@@ -181,7 +181,7 @@ class Answerer:
     ) -> tuple[list[Turn], Retrieval]:
         """The chat's turns (read once) and the question's passages, recorded on the run."""
         turns = self.conversations.turns(chat_id) if chat_id is not None else []
-        found = retrieve(
+        found = question_passages(
             self._reader.search,
             ask.question,
             ask.passages_k,

@@ -9,7 +9,7 @@ from dataclasses import dataclass, replace
 from app.core.answering.evidence.excerpts import select_excerpts
 from app.core.answering.evidence.focus import found_figures, found_passages, hinted_question
 from app.core.answering.evidence.gate import GateScore, gate_score
-from app.core.answering.evidence.locate import FoundSentence
+from app.core.answering.evidence.locate import LocatedSentence
 from app.core.answering.evidence.scoring import Embed
 from app.core.answering.options import ResolvedAsk
 from app.core.answering.pipeline.carry import Lookup, carried_hits
@@ -45,7 +45,7 @@ class Retrieval:
         return bool(self.hits) and self.gate.score >= threshold
 
 
-def retrieve(
+def question_passages(
     search: Search,
     question: str,
     k: int,
@@ -133,7 +133,7 @@ def prepare_prompt(
     scales: CosineScales | None,
     submitted: float,
     follow_up: bool = False,
-    located: Sequence[FoundSentence] = (),
+    located: Sequence[LocatedSentence] = (),
 ) -> PreparedPrompt:
     """The prompt within the token budget: the passages as the prompt shows them, best-first, then
     the newest history turns (a follow-up's trusted turns only: history.py); a continuation resumes
@@ -184,7 +184,7 @@ def prepare_prompt(
 
 
 def _hinted_plan(
-    plan: PromptPlan, question: str, hint: Sequence[FoundSentence], plan_for: Callable[[str], PromptPlan]
+    plan: PromptPlan, question: str, hint: Sequence[LocatedSentence], plan_for: Callable[[str], PromptPlan]
 ) -> PromptPlan:
     """The plan of the question with the located sentences after it (answer_from "hinted"),
     numbered as the plan numbers the passages that fit; again if the hint made one drop out."""
@@ -214,7 +214,7 @@ def _prompt_tokens(
     return tokens, False
 
 
-def _answer_grammar(ask: ResolvedAsk, located: Sequence[FoundSentence], passages: int) -> str | None:
+def _answer_grammar(ask: ResolvedAsk, located: Sequence[LocatedSentence], passages: int) -> str | None:
     """The citation grammar ("constrained" mode, or the figures Folio found when figures_from is
     "found"); None while thinking (thinking text stays free) or without passages."""
     found = ask.settings.figures_from == "found" and located
@@ -230,7 +230,7 @@ def prompt_passages(
     turns: Sequence[Turn],
     embed: Embed | None,
     scales: CosineScales | None,
-    located: Sequence[FoundSentence] = (),
+    located: Sequence[LocatedSentence] = (),
 ) -> list[Hit]:
     """The hits as the prompt shows them: only the located sentences (answer_from "found"), or cut to
     the sentences that matter (when set), and in a chat with the previous answer's passages first,

@@ -107,7 +107,7 @@ def _model_name(answer: Answer) -> str:
     return f"{name} (server {server})"
 
 
-def _verdict(answer: Answer, translate: Translate) -> str:
+def _verdict_line_text(answer: Answer, translate: Translate) -> str:
     return verdict_line(answer.verdict, *answer.support_counts(), translate)[0]
 
 
@@ -135,7 +135,7 @@ def exported(answer: Answer, translate: Translate = as_written) -> ExportedAnswe
         text=answer.answer,
         asked_at=_when(answer.asked_at),
         model=_model_name(answer),
-        verdict=_verdict(answer, translate),
+        verdict=_verdict_line_text(answer, translate),
         incomplete=incomplete,
         sources=rows,
     )
