@@ -14,7 +14,7 @@ from app.core.passage import Hit
 from app.core.prompt.budget import build_messages
 from app.core.script import cjk_language
 
-# How the prompt's refusal begins (system.INSTRUCTIONS asks for it; not_covered_answer says it).
+# How the prompt's refusal begins (system.INSTRUCTIONS asks for it; not_in_documents_answer says it).
 REFUSAL_OPENING = {"zh": "文档中没有", "en": "The documents do not cover"}
 ASK_YES_NO = "\n\nDo the passages above answer this question? Reply yes or no."
 YES = ("yes", "Yes", "YES", "是")

@@ -27,7 +27,7 @@ def _verdict(question: str, answer: str, passages: list[str]) -> str | None:
 
 def answer_verdict(
     attribution: Attribution | None,
-    not_covered: bool,
+    not_in_documents: bool,
     finish: str,
     question: str = "",
     passages: tuple[str, ...] = (),
@@ -35,7 +35,7 @@ def answer_verdict(
     """The judge's verdict on a word check already made (no embedder: words alone)."""
     hits = [make_hit(n + 1, text) for n, text in enumerate(passages)]
     evidence = Evidence(question, hits)
-    return judge(question, attribution, hits, evidence, DEFAULT, (), not_covered, finish).verdict
+    return judge(question, attribution, hits, evidence, DEFAULT, (), not_in_documents, finish).verdict
 
 
 def test_the_reported_copy_of_an_unrelated_sentence_is_not_answered() -> None:

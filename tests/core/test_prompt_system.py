@@ -9,7 +9,7 @@ from app.core.prompt.system import (
     INSTRUCTIONS,
     answer_instructions,
     format_passage,
-    not_covered_answer,
+    not_in_documents_answer,
     passage_label,
     passages_block,
     system_prompt,
@@ -117,8 +117,8 @@ def test_system_prompt_without_passages_says_so() -> None:
 
 
 def test_not_covered_answer_follows_the_script_of_the_question() -> None:
-    assert not_covered_answer("What is the boiling point?") == (
+    assert not_in_documents_answer("What is the boiling point?") == (
         "The documents in your library do not cover this question."
     )
-    assert not_covered_answer("模型的上下文有多长？") == "文档中没有涉及这个问题的内容。"
-    assert not_covered_answer("これは何ですか") == "ドキュメントにはこの質問への答えが含まれていません。"
+    assert not_in_documents_answer("模型的上下文有多长？") == "文档中没有涉及这个问题的内容。"
+    assert not_in_documents_answer("これは何ですか") == "ドキュメントにはこの質問への答えが含まれていません。"

@@ -40,7 +40,7 @@ class AnswerRun:
         self.grounded = True
         self.follow_up = False  # the question depends on the chat (stages.Retrieval.follow_up)
         self.carried = False  # the previous answer's passages were kept (stages.Retrieval.carried)
-        self.not_covered = False  # the gate found the documents do not cover the question
+        self.not_in_documents = False  # the gate found the documents do not cover the question
         self.located: list[LocatedSentence] = []  # the sentences Folio found before the model ran
         self.evidence: Evidence | None = None  # the retrieved passages worked out once (locate, judge)
         self.evidence_ms: float | None = None

@@ -93,7 +93,7 @@ def file_does_not_cover(document: str, topic: str, question: str) -> str:
     return f"{document}: the document does not mention {topic}."
 
 
-def not_covered_answer(question: str) -> str:
+def not_in_documents_answer(question: str) -> str:
     """What the grounding gate answers without calling the model, in the question's script."""
     language = cjk_language(question)
     if language == "ja":

@@ -71,14 +71,14 @@ def rule(signal: SentenceSignals, policy: Policy) -> SentenceRuling:
 
 
 def decide(
-    signals: Signals, policy: Policy, not_covered: bool = False, finish_reason: str = "stop"
+    signals: Signals, policy: Policy, not_in_documents: bool = False, finish_reason: str = "stop"
 ) -> tuple[list[SentenceRuling], Verdict | None]:
     """Each factual sentence's ruling and the verdict: "not_in_documents" when the gate or the model
     said the documents do not cover the question, "not_answered" when no sentence is both supported
     and about the question (a restatement of the question never is), "partly" when too few are, the
     answer was cut off, or (as the policy says) the question asks for a quantity and none of them
     gives a figure, else "answered"."""
-    if not_covered:
+    if not_in_documents:
         return [], "not_in_documents"
     rulings = [rule(signal, policy) for signal in signals.sentences]
     stated = [r for r in rulings if not r.restated]
@@ -104,19 +104,19 @@ def judge(
     evidence: Evidence,
     policy: Policy,
     located: Sequence[tuple[int, str]] = (),
-    not_covered: bool = False,
+    not_in_documents: bool = False,
     finish_reason: str = "stop",
 ) -> Judgement:
     """The answer judged: `attribution` is the word check of its sentences against the prompt's
     `passages`; `evidence` the question's passages worked out once; `located` the (chunk id,
     sentence) pairs Folio found before the model ran."""
-    if not_covered:
+    if not_in_documents:
         return Judgement(attribution, "not_in_documents")
     if attribution is None:
         return Judgement(None, None)
     cross = CrossLanguage(policy.cross_unrelated, policy.cross_translation)
     signals = measure(question, attribution, passages, evidence, located, cross)
-    rulings, verdict = decide(signals, policy, not_covered, finish_reason)
+    rulings, verdict = decide(signals, policy, not_in_documents, finish_reason)
     says_nothing = not signals.refused and all(r.restated for r in rulings)
     sentences = list(attribution.sentences)
     for signal, ruling in zip(signals.sentences, rulings, strict=True):

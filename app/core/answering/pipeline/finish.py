@@ -89,7 +89,7 @@ def judge_run(
 ) -> Judgement:
     """The judge's ruling on the run's text as it stands, its sentences measured as being about
     `about` (None: the question); a failure in checking keeps the answer (logged, unjudged)."""
-    if run.not_covered:
+    if run.not_in_documents:
         return Judgement(None, "not_in_documents")
     text = "".join(run.answer).rstrip()
     about = run.question if about is None else about

@@ -40,7 +40,7 @@ from app.core.errors import FolioError, UsageError
 from app.core.generate.chat_engine import ChatEngine
 from app.core.generate.model import ModelInfo
 from app.core.messages import QT_TRANSLATE_NOOP
-from app.core.prompt.system import not_covered_answer, passages_did_not_fit
+from app.core.prompt.system import not_in_documents_answer, passages_did_not_fit
 from app.core.store.conversations import ConversationStore, Turn
 
 log = logging.getLogger("folio.answer")
@@ -159,7 +159,7 @@ class Answerer:
         started = run.mark("retrieve", started)
         yield Retrieved(run.hits, run.retrieval_ms)
         if not found.passes(ask.settings.grounding_threshold):
-            return (yield from self._not_covered(run, engine))
+            return (yield from self._not_in_documents(run, engine))
         yield self._locate(ask, run)
         started = run.mark("locate", started)
         if cancel.cancelled:
@@ -279,10 +279,10 @@ class Answerer:
         run.evidence_ms = (time.perf_counter() - run.submitted) * 1000.0
         return Located(list(run.located), run.evidence_ms)
 
-    def _not_covered(self, run: AnswerRun, engine: ChatEngine) -> Generator[AnswerEvent, None, Outcome]:
+    def _not_in_documents(self, run: AnswerRun, engine: ChatEngine) -> Generator[AnswerEvent, None, Outcome]:
         """The gate's answer: the documents do not cover the question; the model is not called."""
-        run.grounded, run.not_covered = False, True
-        run.answer.append(not_covered_answer(run.question))
+        run.grounded, run.not_in_documents = False, True
+        run.answer.append(not_in_documents_answer(run.question))
         yield Delta(run.answer[0], "answer", 0)
         return Outcome("stop", budget_n_ctx=engine.n_ctx)
 
