@@ -6,6 +6,7 @@ from __future__ import annotations
 
 import io
 import json
+import logging
 import time
 from collections.abc import Iterator
 from pathlib import Path
@@ -237,3 +238,21 @@ def test_a_server_that_is_not_there_is_said_so(tmp_path: Path, embedder: Embedde
     folio.close()
     assert code == 1 and data["finish_reason"] == "error"
     assert f"cannot reach the server at {url} (connection refused): is it running?" == data["error"]
+
+
+
+def test_loading_a_servers_model_does_no_priming_work_here(
+    folio: Folio, monkeypatch: pytest.MonkeyPatch, caplog: pytest.LogCaptureFixture
+) -> None:
+    folio.answering.load_model()  # the window's load; the server keeps its own cache
+    engine = folio.answering.model_slot.engine
+    info = engine.info()
+    assert info is not None and info.server
+
+    def no_request(prompt: str) -> list[int]:
+        raise AssertionError("the prompt opening was tokenized for a server's model")
+
+    monkeypatch.setattr(engine, "tokenize_prompt", no_request)  # a request to the server
+    with caplog.at_level(logging.WARNING, logger="folio.model"):
+        assert folio.answering.model_slot.prime() == 0
+    assert not caplog.records

@@ -33,7 +33,12 @@ class ReindexAdvice:
     @property
     def minutes(self) -> int:
         """About how long re-reading every page takes, in whole minutes (at least 1)."""
-        return max(1, round(self.pages / REINDEX_PAGES_PER_S / 60))
+        return reading_minutes(self.pages)
+
+
+def reading_minutes(pages: int) -> int:
+    """About how long reading `pages` pages again takes here, in whole minutes (at least 1)."""
+    return max(1, round(pages / REINDEX_PAGES_PER_S / 60))
 
 
 def reindex_advice(

@@ -7,7 +7,7 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import TYPE_CHECKING
 
-from app.core.embed.reindex import REINDEX_PAGES_PER_S
+from app.core.embed.reindex import reading_minutes
 from app.core.ingest.reader_version import READER_VERSION
 
 if TYPE_CHECKING:  # the front ends import RereadAdvice from api.py, which stays cheap to import
@@ -25,7 +25,7 @@ class RereadAdvice:
     @property
     def minutes(self) -> int:
         """About how long reading them again takes, in whole minutes (at least 1)."""
-        return max(1, round(self.pages / REINDEX_PAGES_PER_S / 60))
+        return reading_minutes(self.pages)
 
 
 def reread_advice(documents: Sequence[DocumentInfo]) -> RereadAdvice | None:

@@ -104,9 +104,11 @@ class ModelSlot:
     def prime(self) -> int:
         """The loaded model given the opening every answer's prompt shares (prime.py), so that the
         first question prefills less; skipped while a question holds the model. Returns the tokens
-        cached (0: none). A failure here costs only the head start."""
+        cached (0: none); nothing for a server's model, whose server keeps its own cache. A failure
+        here costs only the head start."""
         engine = self._engine
-        if not engine.loaded or not engine.lock.acquire(blocking=False):
+        info = engine.info()
+        if info is None or info.server or not engine.lock.acquire(blocking=False):
             return 0
         try:
             return prime_opening(engine, self._settings.current)
