@@ -240,7 +240,6 @@ def test_a_server_that_is_not_there_is_said_so(tmp_path: Path, embedder: Embedde
     assert f"cannot reach the server at {url} (connection refused): is it running?" == data["error"]
 
 
-
 def test_loading_a_servers_model_does_no_priming_work_here(
     folio: Folio, monkeypatch: pytest.MonkeyPatch, caplog: pytest.LogCaptureFixture
 ) -> None:
