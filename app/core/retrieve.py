@@ -18,6 +18,7 @@ from app.core.index.scripts import ScriptPartition
 from app.core.index.vector_index import VectorIndex
 from app.core.keywords import terms_phrases, trigram_phrases
 from app.core.messages import QT_TRANSLATE_NOOP
+from app.core.names import about_another, names_in
 from app.core.normalize import normalize_text
 from app.core.passage import Hit, SearchResult
 from app.core.script import has_cjk
@@ -89,6 +90,11 @@ MULTILINGUAL_WEIGHTS = {
 # points at come first. A prior, not yet fitted: benchmarks/bench_contents_weight.py fits it on the
 # calibration half of the eval (benchmarks/README.md, "Contents pages and heading paths").
 CONTENTS_WEIGHT = 0.25
+# A chunk that names a sibling of a model or version name the question gives, and not that name, in
+# its text, headings or file name (the KX-40's manual for a question about the KX-60: app/core/names.py),
+# keeps this share of its fused score: its figures are the sibling's. Fitted on the calibration half
+# (benchmarks/bench_contents_weight.py --of other_name; benchmarks/README.md).
+OTHER_NAME_WEIGHT = 0.5
 
 
 def query_script(query: str) -> str:
@@ -162,6 +168,7 @@ class Retriever:
         scripts: ScriptPartition | None = None,
         keyword_budget: int | None = RANKED_ROWS,
         contents_weight: float = CONTENTS_WEIGHT,
+        other_name_weight: float = OTHER_NAME_WEIGHT,
     ) -> None:
         self.store = store
         self.index = index
@@ -171,6 +178,7 @@ class Retriever:
         self._scripts = scripts
         self.keyword_budget = keyword_budget  # rows each keyword leg ranks at most (None: all)
         self.contents_weight = contents_weight
+        self.other_name_weight = other_name_weight
 
     @property
     def scripts(self) -> ScriptPartition:
@@ -280,7 +288,7 @@ class Retriever:
         query_vector, fused = self.fused(normalized, pool, translated)
         if not fused:  # no leg with a vote found anything: the dense ranking is better than none
             fused = reciprocal_rank_fusion([[cid for cid, _ in self.index.search(query_vector, pool)]])
-        fused = self.weigh_contents(fused)
+        fused = self.weigh_names(normalized, self.weigh_contents(fused))
         ranked = sorted(fused.items(), key=lambda item: (-item[1], item[0]))  # scores kept for the hits
         hits = [row_hit(row, score, query_vector) for row, score in self._distinct_places(ranked, k)]
         return SearchResult(query, hits, (time.perf_counter() - started) * 1000)
@@ -330,6 +338,19 @@ class Retriever:
         contents = self.store.contents_chunks(list(fused))
         return {
             cid: score * self.contents_weight if cid in contents else score for cid, score in fused.items()
+        }
+
+    def weigh_names(self, normalized: str, fused: dict[int, float]) -> dict[int, float]:
+        """The fused scores with each chunk that names a sibling of a name the query gives, and not
+        that name, multiplied by `other_name_weight` (the candidates read once, only for a query
+        that names a model or a version)."""
+        asked = names_in(normalized)
+        if not asked or self.other_name_weight == 1.0:
+            return fused
+        rows = self.store.chunks(list(fused))
+        other = {cid for cid, row in rows.items() if about_another(asked, row)}
+        return {
+            cid: score * self.other_name_weight if cid in other else score for cid, score in fused.items()
         }
 
     def _distinct_places(self, ranked: list[tuple[int, float]], k: int) -> list[tuple[ChunkRow, float]]:

@@ -24,6 +24,7 @@ AXES = {
     "answered_share": (0.5, 0.67, 1.0),
     "quantity_needs_figure": (False, True),
     "figure_kind_must_match": (False, True),
+    "name_must_match": (False, True),
     "former_is_unsupported": (False, True),
     "words_gain": (-2.0, -0.2, 0.0),  # -2.0: not asked
 }

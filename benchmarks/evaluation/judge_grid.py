@@ -103,7 +103,12 @@ def answered_everywhere(signals: Signals, finish_reason: str, grid: Grid, base: 
         former = v("former_is_unsupported") & s.former
         supported = (not s.problem) & ~former & (s.lexical | by_meaning) & words_ok & fact_ok
         about_by = (s.lexical_about is True) | s.located | (s.about_cosine >= v("about_cosine"))
-        about = supported & ~(v("figure_kind_must_match") & s.kind_clash) & about_by
+        about = (
+            supported
+            & ~(v("figure_kind_must_match") & s.kind_clash)
+            & ~(v("name_must_match") & s.other_name)
+            & about_by
+        )
         stated = ~restated
         answering = stated & supported & about
         stated_count = stated_count + stated

@@ -29,3 +29,22 @@ def test_chinese_sentences_are_found_and_unrelated_passages_give_nothing() -> No
         == []
     )
     assert locate("anything", [], None, None) == []
+
+
+def test_a_sibling_models_sentence_is_not_found_for_the_model_asked_about() -> None:
+    s3 = make_hit(
+        1,
+        "复合滤网:正常使用寿命约 3000 小时,一般约 6 个月更换一次。",
+        page=3,
+        document="qinglan-s3-manual.pdf",
+    )
+    s5 = make_hit(
+        2,
+        "三、维护。复合滤网寿命约 4000 小时,约 8 个月更换一次。",
+        page=1,
+        document="qinglan-s5-quick-start.pdf",
+    )
+    found = locate("清岚 S5 的复合滤网能用多少小时？", [s3, s5], None, None)
+    assert [f.citation.document for f in found] == ["qinglan-s5-quick-start.pdf"]
+    both = locate("复合滤网能用多少小时？", [s3, s5], None, None)  # no model named: both are found
+    assert {f.citation.document for f in both} == {"qinglan-s3-manual.pdf", "qinglan-s5-quick-start.pdf"}

@@ -35,6 +35,7 @@ def _sentence(rng: random.Random, index: int) -> SentenceSignals:
         fact_gap=rng.uniform(-0.3, 0.1) if fact_about <= 1.0 else 0.0,
         fact_located=rng.random() < 0.5,
         kind_clash=rng.random() < 0.2,
+        other_name=rng.random() < 0.2,
         across=rng.random() < 0.2,
         former=rng.random() < 0.2,
     )

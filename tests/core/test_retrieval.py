@@ -16,7 +16,7 @@ from app.core.fusion import reciprocal_rank_fusion
 from app.core.ingest.chunker import ChunkDraft
 from app.core.keywords import KEYWORDS_VERSION, query_terms, terms_phrases, terms_query, terms_text
 from app.core.qa import Folio
-from app.core.retrieve import same_place
+from app.core.retrieve import Retriever, same_place
 from app.core.store.database import STORE_FILE
 from app.core.store.library import LibraryStore
 from app.core.store.records import ChunkRow, NewChunk
@@ -104,3 +104,26 @@ def test_reindex_library_into_a_new_folder(
     assert run_cli(["reindex-library", "--library", str(library_dir), "--into", str(target)]) == 2
     assert run_cli(["reindex-library", "--library", str(library_dir), "--into", str(library_dir)]) == 2
     assert "not empty" in capsys.readouterr().err
+
+
+def test_a_sibling_models_passage_ranks_below_the_asked_models(folio: Folio, tmp_path: Path) -> None:
+    # the X40's sentence shares more words with the question; only the file names say which model
+    x40 = write_pdf(tmp_path / "acme-x40-manual.pdf", [["The filter lasts about 3000 hours of use."]])
+    x60 = write_pdf(tmp_path / "acme-x60-manual.pdf", [["Replace the cartridge after some 4000 hours."]])
+    folio.library.ingest([x40, x60])
+    question = "How many hours does the filter last on the X60?"
+    reader = folio.library.reader
+    unweighted = Retriever(
+        folio.library.store,
+        reader.ready(),
+        folio.library.embedder,
+        scripts=reader.scripts,
+        other_name_weight=1.0,
+    )
+    assert unweighted.search(question, 2).hits[0].document == "acme-x40-manual.pdf"
+    assert folio.library.search(question, 2).hits[0].document == "acme-x60-manual.pdf"
+    # a question that names neither model ranks as before
+    assert (
+        folio.library.search("How many hours does the filter last?", 2).hits[0].document
+        == "acme-x40-manual.pdf"
+    )

@@ -11,6 +11,7 @@ from app.core.answering.evidence.evidence import Evidence
 from app.core.answering.evidence.excerpts import score_sentences
 from app.core.answering.evidence.scoring import Embed
 from app.core.embed.engine import CosineScales
+from app.core.names import about_another, names_in
 from app.core.passage import Citation, Hit
 
 FOUND_LIMIT = 3  # sentences shown at most
@@ -51,13 +52,21 @@ def locate(
     """The best-scoring passage sentences for the question (the scoring of evidence selection: the
     question's weighted terms, plus the embedder's cosine for a Latin question), best first, at most
     FOUND_LIMIT, each from the retrieved passage numbered as in the retrieval list; never a table of
-    contents, index or dotted-leader line. `evidence`: the hits worked out once (its embeddings are
-    used instead of embedding the sentences again)."""
+    contents, index or dotted-leader line, nor a sentence of a passage about a sibling of the model
+    or version the question names (the S3's manual for a question about the S5: app/core/names.py).
+    `evidence`: the hits worked out once (its embeddings are used instead of embedding the sentences
+    again)."""
     if not hits:
         return []
     scored = score_sentences(question, [hit.text for hit in hits], embed, scales, evidence)
+    asked = names_in(question)
     ranked = sorted(
-        ((index, sentence) for index, row in enumerate(scored) for sentence in row),
+        (
+            (index, sentence)
+            for index, row in enumerate(scored)
+            if not about_another(asked, hits[index])
+            for sentence in row
+        ),
         key=lambda item: (-item[1].score, item[0], item[1].sentence.start),
     )
     if not ranked or ranked[0][1].score < FOUND_FLOOR:

@@ -65,6 +65,7 @@ def rule(signal: SentenceSignals, policy: Policy) -> SentenceRuling:
     about = (
         supported
         and not (policy.figure_kind_must_match and signal.kind_clash)
+        and not (policy.name_must_match and signal.other_name)
         and (signal.lexical_about is True or signal.located or signal.about_cosine >= policy.about_cosine)
     )
     return SentenceRuling(supported, by_meaning and not signal.lexical, about, restated)

@@ -16,6 +16,7 @@ from app.core.answering.evidence.sentences import split_sentences
 from app.core.answering.evidence.superseded import Replacement, asks_former_value, states_former
 from app.core.answering.judge.checks import Attribution, SentenceCheck
 from app.core.keywords import content_terms
+from app.core.names import names_another, names_in, place_names
 from app.core.passage import Hit
 from app.core.script import has_cjk
 
@@ -58,6 +59,9 @@ class SentenceSignals:
     # not give ("81%" from "rose from 81% to 93%"; superseded.py), no passage stating that figure as
     # current holds a number the question names, and the question does not ask for the former value
     former: bool = False
+    # the passages that support it name a sibling of a model or version name the question gives, and
+    # not that name (the S3's manual for a question about the S5; evidence/names.py)
+    other_name: bool = False
 
     @property
     def gain(self) -> float:
@@ -144,6 +148,8 @@ def measure(
     )
     passage_facts = {chunk: facts_of(text) for chunk, text in texts.items()}
     located_numbers = frozenset(n for _, text in located for n in facts_of(text).numbers)
+    asked_names = names_in(question)
+    names_of = {h.chunk_id: place_names(h) for h in passages} if asked_names else {}
     measured = []
     for row, index in enumerate(factual):
         check = attribution.sentences[index]
@@ -198,6 +204,11 @@ def measure(
                 fact_located=(claimed.numbers - question_facts.numbers) <= located_numbers,
                 kind_clash=_kind_clash(claimed, question_facts, asked),
                 across=best >= 0 and bool(chinese[best]) != body_chinese,
+                other_name=bool(asked_names)
+                and names_another(
+                    asked_names,
+                    frozenset().union(*(names_of[evidence.sentences[i].chunk_id] for i in supporting)),
+                ),
                 former=not asks_former
                 and _gives_former(
                     claimed.numbers,
