@@ -44,18 +44,36 @@ class Place(Protocol):
     def document(self) -> str: ...
 
 
-def place_names(place: Place) -> frozenset[Name]:
-    """The names a passage stands under: its text's, its headings' and its document's file name's."""
-    return names_in(" ".join((place.text, place.heading, place.section, place.document)))
+@dataclass(frozen=True)
+class PlaceNames:
+    """The names a passage stands under: its title's (the file name, the heading path) and its text's."""
+
+    title: frozenset[Name]
+    text: frozenset[Name]
+
+    def members(self, name: Name) -> frozenset[Name]:
+        """The members of `name`'s family the passage is about: those its title names, else those
+        its text names (the KX-60's quick reference that mentions "the smaller KX-40" in passing is
+        about the KX-60)."""
+        titled = frozenset(n for n in self.title if n.letters == name.letters)
+        return titled or frozenset(n for n in self.text if n.letters == name.letters)
+
+    def about_another(self, asked: Iterable[Name]) -> bool:
+        """Whether the passage is about a sibling of a name the question asks about, not that one
+        (the S3's manual for a question about the S5: its figures are the S3's)."""
+        return any((members := self.members(name)) and name not in members for name in asked)
+
+    def about_asked(self, asked: Iterable[Name]) -> bool:
+        """Whether the passage is about a name the question asks about."""
+        return any(name in self.members(name) for name in asked)
+
+
+def place_names(place: Place) -> PlaceNames:
+    """The names of a passage's title and of its text."""
+    title = names_in(" ".join((place.heading, place.section, place.document)))
+    return PlaceNames(title, names_in(place.text))
 
 
 def about_another(asked: frozenset[Name], place: Place) -> bool:
-    """Whether the passage is about a sibling of a name of `asked` instead of it (names_another)."""
-    return bool(asked) and names_another(asked, place_names(place))
-
-
-def names_another(asked: Iterable[Name], held: frozenset[Name]) -> bool:
-    """Whether passages holding the names `held` are about a sibling of a name the question asks
-    about instead of that one: the question's name is not among them, a sibling's is (the S3's
-    manual for a question about the S5: its figures are the S3's)."""
-    return any(name not in held and any(other.sibling_of(name) for other in held) for name in asked)
+    """Whether the passage is about a sibling of a name of `asked` instead of it (PlaceNames)."""
+    return bool(asked) and place_names(place).about_another(asked)

@@ -2,13 +2,12 @@
 
 from __future__ import annotations
 
-from app.core.names import Name, names_another, names_in, place_names
+from app.core.names import Name, about_another, names_in, place_names
 from app.core.passage import Hit
 
 
-def _place(text: str, document: str, heading: str = "") -> frozenset[Name]:
-    hit = Hit(1, 1, document, f"/docs/{document}", 1, 1, 0, len(text), text, 0.5, 0.5, heading=heading)
-    return place_names(hit)
+def _hit(text: str, document: str, heading: str = "") -> Hit:
+    return Hit(1, 1, document, f"/docs/{document}", 1, 1, 0, len(text), text, 0.5, 0.5, heading=heading)
 
 
 def test_names_are_read_alike_in_text_file_names_and_chinese() -> None:
@@ -22,18 +21,27 @@ def test_figures_units_decimals_and_long_words_are_no_names() -> None:
     assert names_in("It takes 12s at 5km, PM2.5 below 35, version v3.2, sha256sum, Section12") == frozenset()
 
 
-def test_a_passage_about_a_sibling_names_another() -> None:
+def test_a_passage_about_a_sibling_is_about_another() -> None:
     asked = names_in("How many hours does the S5's filter last?")
-    s3 = _place("复合滤网:正常使用寿命约 3000 小时。", "qinglan-s3-manual.pdf")
-    s5 = _place("三、维护复合滤网寿命约 4000 小时。", "qinglan-s5-quick-start.pdf")
-    assert names_another(asked, s3)
-    assert not names_another(asked, s5)
-    assert not names_another(asked, s3 | s5)  # one of them is the S5's
+    s3 = _hit("复合滤网:正常使用寿命约 3000 小时。", "qinglan-s3-manual.pdf")
+    s5 = _hit("三、维护复合滤网寿命约 4000 小时。", "qinglan-s5-quick-start.pdf")
+    assert about_another(asked, s3) and not place_names(s3).about_asked(asked)
+    assert not about_another(asked, s5) and place_names(s5).about_asked(asked)
+    assert not about_another(frozenset(), s3)  # a question that names no model
+
+
+def test_the_title_says_what_a_passage_is_about_before_a_mention_in_passing() -> None:
+    text = "The KX-60 shares its grinder with the smaller KX-40. Water tank: 2.5 litres."
+    kx60 = _hit(text, "aurelia-kx60-quick-reference.pdf")
+    assert about_another(names_in("How much water does the KX-40's tank hold?"), kx60)
+    assert not about_another(names_in("How much water does the KX-60's tank hold?"), kx60)
+    untitled = _hit(text, "coffee-notes.pdf")  # no model in the title: the text names both
+    assert not about_another(names_in("How much water does the KX-40's tank hold?"), untitled)
 
 
 def test_a_passage_naming_no_sibling_is_not_held_against_the_answer() -> None:
     asked = names_in("What does E7 on the display mean on the KX-60?")
-    general = _place("Descale every 2 months. E7: the drip tray is missing.", "care-guide.pdf", "Care")
-    assert not names_another(asked, general)  # no other KX model named
-    other = _place("E7: the grinder is blocked.", "aurelia-kx40-manual.pdf", "Error codes")
-    assert names_another(asked, other)
+    general = _hit("Descale every 2 months. E7: the drip tray is missing.", "care-guide.pdf", "Care")
+    assert not about_another(asked, general)  # no other KX model named, and E7 is there
+    other = _hit("E7: the grinder is blocked.", "aurelia-kx40-manual.pdf", "Error codes")
+    assert about_another(asked, other)

@@ -16,7 +16,7 @@ from app.core.answering.evidence.sentences import split_sentences
 from app.core.answering.evidence.superseded import Replacement, asks_former_value, states_former
 from app.core.answering.judge.checks import Attribution, SentenceCheck
 from app.core.keywords import content_terms
-from app.core.names import names_another, names_in, place_names
+from app.core.names import Name, PlaceNames, names_in, place_names
 from app.core.passage import Hit
 from app.core.script import has_cjk
 
@@ -204,10 +204,8 @@ def measure(
                 fact_located=(claimed.numbers - question_facts.numbers) <= located_numbers,
                 kind_clash=_kind_clash(claimed, question_facts, asked),
                 across=best >= 0 and bool(chinese[best]) != body_chinese,
-                other_name=bool(asked_names)
-                and names_another(
-                    asked_names,
-                    frozenset().union(*(names_of[evidence.sentences[i].chunk_id] for i in supporting)),
+                other_name=_about_another(
+                    asked_names, [names_of[evidence.sentences[i].chunk_id] for i in supporting]
                 ),
                 former=not asks_former
                 and _gives_former(
@@ -307,6 +305,16 @@ def _kind_clash(claimed: Facts, question: Facts, asked: frozenset[str]) -> bool:
         return False
     given = dimensions(frozenset(q for q in claimed.quantities if q[0] not in question.numbers))
     return bool(given) and not given & asked
+
+
+def _about_another(asked: frozenset[Name], supporting: Sequence[PlaceNames]) -> bool:
+    """Whether a passage supporting the sentence is about a sibling of the model the question names
+    and none is about that model."""
+    return (
+        bool(asked)
+        and any(names.about_another(asked) for names in supporting)
+        and not any(names.about_asked(asked) for names in supporting)
+    )
 
 
 def _text(evidence: Evidence, texts: dict[int, str], index: int) -> str:
