@@ -204,7 +204,8 @@ def measure(
                 fact_located=(claimed.numbers - question_facts.numbers) <= located_numbers,
                 kind_clash=_kind_clash(claimed, question_facts, asked),
                 across=best >= 0 and bool(chinese[best]) != body_chinese,
-                other_name=_about_another(
+                other_name=bool(asked_names)
+                and _about_another(
                     asked_names, [names_of[evidence.sentences[i].chunk_id] for i in supporting]
                 ),
                 former=not asks_former
@@ -310,10 +311,8 @@ def _kind_clash(claimed: Facts, question: Facts, asked: frozenset[str]) -> bool:
 def _about_another(asked: frozenset[Name], supporting: Sequence[PlaceNames]) -> bool:
     """Whether a passage supporting the sentence is about a sibling of the model the question names
     and none is about that model."""
-    return (
-        bool(asked)
-        and any(names.about_another(asked) for names in supporting)
-        and not any(names.about_asked(asked) for names in supporting)
+    return any(names.about_another(asked) for names in supporting) and not any(
+        names.about_asked(asked) for names in supporting
     )
 
 
