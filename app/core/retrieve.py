@@ -90,9 +90,9 @@ MULTILINGUAL_WEIGHTS = {
 # points at come first. A prior, not yet fitted: benchmarks/bench_contents_weight.py fits it on the
 # calibration half of the eval (benchmarks/README.md, "Contents pages and heading paths").
 CONTENTS_WEIGHT = 0.25
-# A chunk that names a sibling of a model or version name the question gives, and not that name, in
-# its text, headings or file name (the KX-40's manual for a question about the KX-60: app/core/names.py),
-# keeps this share of its fused score: its figures are the sibling's. Fitted on the calibration half
+# A chunk about a sibling of a model or version the question names, and not about that one (by its
+# file name and heading path first, else its text: the KX-40's manual for a question about the KX-60;
+# app/core/names.py), keeps this share of its fused score: its figures are the sibling's. Fitted on the calibration half
 # (benchmarks/bench_contents_weight.py --of other_name; benchmarks/README.md).
 OTHER_NAME_WEIGHT = 0.5
 

@@ -50,8 +50,8 @@ class Policy:
     # whether a sentence whose figures all measure another kind of thing than the question asks for
     # ("300 tonnes" for sales, "3000 hours" for a price) is not about the question
     figure_kind_must_match: bool = False
-    # whether a sentence whose supporting passages name a sibling of a model or version name the
-    # question gives, and not that name ("S3" for a question about the S5), is not about the question
+    # whether a sentence supported by a passage about a sibling of the model or version the question
+    # names, and by none about that one (the S3's manual for the S5), is not about the question
     name_must_match: bool = False
     # whether a sentence that gives a figure as its passage's former value, without the value that
     # replaced it ("81%" from "rose from 81% to 93%"), is unsupported

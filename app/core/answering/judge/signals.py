@@ -59,8 +59,8 @@ class SentenceSignals:
     # not give ("81%" from "rose from 81% to 93%"; superseded.py), no passage stating that figure as
     # current holds a number the question names, and the question does not ask for the former value
     former: bool = False
-    # the passages that support it name a sibling of a model or version name the question gives, and
-    # not that name (the S3's manual for a question about the S5; evidence/names.py)
+    # a passage that supports it is about a sibling of a model or version the question names, and
+    # none is about that one (the S3's manual for a question about the S5; app/core/names.py)
     other_name: bool = False
 
     @property
