@@ -92,8 +92,8 @@ MULTILINGUAL_WEIGHTS = {
 CONTENTS_WEIGHT = 0.25
 # A chunk about a sibling of a model or version the question names, and not about that one (by its
 # file name and heading path first, else its text: the KX-40's manual for a question about the KX-60;
-# app/core/names.py), keeps this share of its fused score: its figures are the sibling's. Fitted on the calibration half
-# (benchmarks/bench_contents_weight.py --of other_name; benchmarks/README.md).
+# app/core/names.py), keeps this share of its fused score: its figures are the sibling's. Fitted on
+# the calibration half (benchmarks/bench_contents_weight.py --of other_name; benchmarks/README.md).
 OTHER_NAME_WEIGHT = 0.5
 
 
