@@ -237,3 +237,26 @@ def test_a_former_value_given_as_the_current_one_is_not_supported(judged: JudgeO
     before = "Which port did Tessel listen on by default before 3.2?"
     was = "Before 3.2, Tessel listened on port 8080 by default [2]."
     assert verdict(before, was, former_is_unsupported=True) == "answered"
+
+
+def test_a_sibling_models_figure_is_not_about_the_model_asked_about(judged: JudgeOf, policy: Policy) -> None:
+    s3 = make_hit(
+        1, "复合滤网:正常使用寿命约 3000 小时,一般约 6 个月更换一次。", document="qinglan-s3-manual.pdf"
+    )
+    s5 = make_hit(
+        2,
+        "清岚 S5 快速入门。复合滤网寿命约 4000 小时,约 8 个月更换一次。",
+        document="qinglan-s5-quick-start.pdf",
+    )
+    question = "清岚 S5 的复合滤网能用多少小时？"
+    # loose: any figure's sentence counts, any sentence is about the question: only the names decide
+    loose = replace(policy, fact_about_cosine=-1.0, about_cosine=0.0, answered_share=0.5)
+
+    def verdict(answer: str, must_match: bool) -> str | None:
+        return judged(question, answer, [s3, s5], replace(loose, name_must_match=must_match)).verdict
+
+    copied = "复合滤网正常使用寿命约 3000 小时 [1]。"  # the S3's figure, word for word from its page
+    assert verdict(copied, must_match=False) == "answered"
+    assert verdict(copied, must_match=True) != "answered"  # the S3's manual is not about the S5
+    right = "清岚 S5 的复合滤网寿命约 4000 小时 [2]。"
+    assert verdict(right, must_match=True) == verdict(right, must_match=False)
