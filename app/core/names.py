@@ -21,6 +21,11 @@ class Name:
     letters: str
     number: str
 
+    @property
+    def term(self) -> str:
+        """The name as one search term ("kx-60", "e-5"): never a word's or a number's term."""
+        return f"{self.letters}-{self.number}"
+
     def sibling_of(self, other: Name) -> bool:
         """Another member of the same family: the same letters with another number (S3 and S5)."""
         return self.letters == other.letters and self.number != other.number
@@ -28,7 +33,17 @@ class Name:
 
 def names_in(text: str) -> frozenset[Name]:
     """The names `text` gives."""
-    return frozenset(Name(m.group(1).lower(), m.group(2).lstrip("0") or "0") for m in _NAME.finditer(text))
+    return frozenset(_names(text))
+
+
+def name_terms(text: str) -> list[str]:
+    """The names `text` gives as whole terms, in order ("E5" is "e-5"): word terms split a code
+    into "e" and "5", which every error line and every "five" hold."""
+    return list(dict.fromkeys(name.term for name in _names(text)))
+
+
+def _names(text: str) -> Iterable[Name]:
+    return (Name(m.group(1).lower(), m.group(2).lstrip("0") or "0") for m in _NAME.finditer(text))
 
 
 class Place(Protocol):
@@ -70,8 +85,27 @@ class PlaceNames:
 
 def place_names(place: Place) -> PlaceNames:
     """The names of a passage's title and of its text."""
-    title = names_in(" ".join((place.heading, place.section, place.document)))
-    return PlaceNames(title, names_in(place.text))
+    return PlaceNames(names_in(title_of(place)), names_in(place.text))
+
+
+def is_name_term(term: str) -> bool:
+    """Whether a term is a name's (name_terms): no word or number term holds a hyphen."""
+    return "-" in term
+
+
+def name_texts(text: str) -> list[str]:
+    """The names `text` gives, as written there ("kx60" in "aurelia-kx60-quick-reference.pdf")."""
+    return [m.group(0) for m in _NAME.finditer(text)]
+
+
+def without_names(text: str) -> str:
+    """`text` with its names blanked: the digits of "E7" are no figure."""
+    return _NAME.sub(" ", text)
+
+
+def title_of(place: Place) -> str:
+    """A passage's title: its heading path and its file name."""
+    return " ".join((place.heading, place.section, place.document))
 
 
 def about_another(asked: frozenset[Name], place: Place) -> bool:

@@ -3,6 +3,8 @@
 from __future__ import annotations
 
 from app.core.answering.evidence.locate import FOUND_LIMIT, locate
+from app.core.embed.embedder import Embedder
+from app.core.passage import Hit
 from tests.core.answer_helpers import make_hit
 
 
@@ -48,3 +50,32 @@ def test_a_sibling_models_sentence_is_not_found_for_the_model_asked_about() -> N
     assert [f.citation.document for f in found] == ["qinglan-s5-quick-start.pdf"]
     both = locate("复合滤网能用多少小时？", [s3, s5], None, None)  # no model named: both are found
     assert {f.citation.document for f in both} == {"qinglan-s3-manual.pdf", "qinglan-s5-quick-start.pdf"}
+
+
+# A quick reference laid out as such guides are: its error codes one per line, a figure in most lines,
+# the model named only in its title and in the warranty line.
+GUIDE = (
+    "Specifications Heating power: 2200 W. Capacity: five cups; error codes E2: the kettle is empty. "
+    "Fill it above the minimum mark. E5: the base has overheated. Unplug the base and let it cool for "
+    "15 minutes. E6: the lid is open. Warranty The HX-20 carries a 24-month warranty."
+)
+
+
+def _guide() -> list[Hit]:
+    return [make_hit(1, GUIDE, document="halden-hx20-quick-guide.pdf", page=2)]
+
+
+def test_the_line_of_the_asked_code_is_found_before_other_codes_and_figures() -> None:
+    # "E5" is one term: not "e" (every code line holds it) and "5" (so does "five cups")
+    found = locate("My HX-20 shows E5. What is wrong?", _guide(), None, None)
+    assert found[0].sentence == "E5: the base has overheated."
+    assert all("E2" not in f.sentence and "E6" not in f.sentence for f in found)
+
+
+def test_the_digits_of_a_code_are_no_figure_for_a_how_long_question(multilingual_embedder: Embedder) -> None:
+    # "how many minutes" prefers a line with a figure: the 15 minutes, not the "6" of "E6"
+    for embed, scales in ((None, None), (multilingual_embedder.embed, multilingual_embedder.scales)):
+        found = locate("My HX-20 shows E5. For how many minutes must it cool?", _guide(), embed, scales)
+        sentences = [f.sentence for f in found]
+        assert "Unplug the base and let it cool for 15 minutes." in sentences
+        assert "E6: the lid is open." not in sentences

@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-from app.core.names import Name, about_another, names_in, place_names
+from app.core.names import Name, about_another, is_name_term, name_terms, names_in, place_names, without_names
 from app.core.passage import Hit
 
 
@@ -45,3 +45,15 @@ def test_a_passage_naming_no_sibling_is_not_held_against_the_answer() -> None:
     assert not about_another(asked, general)  # no other KX model named, and E7 is there
     other = _hit("E7: the grinder is blocked.", "aurelia-kx40-manual.pdf", "Error codes")
     assert about_another(asked, other)
+
+
+def test_a_name_is_one_term_however_it_is_written() -> None:
+    assert name_terms("My KX-60 shows E5; see LP-07 and kx60.") == ["kx-60", "e-5", "lp-7"]
+    assert name_terms("清岚 S5 的滤网") == ["s-5"]
+    assert name_terms("PM2.5 below 50, 12s, Tessel 3.1") == []
+    assert all(is_name_term(term) for term in name_terms("E7 KX-40"))
+    assert not is_name_term("60") and not is_name_term("kx")
+
+
+def test_without_names_keeps_the_figures_and_drops_the_codes() -> None:
+    assert without_names("E7: cool for 30 minutes (KX-60).") == " : cool for 30 minutes ( )."

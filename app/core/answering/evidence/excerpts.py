@@ -15,6 +15,7 @@ from app.core.answering.evidence.scoring import Embed, WeightedTerms, Weights, c
 from app.core.answering.evidence.sentences import Sentence, split_sentences
 from app.core.embed.engine import CosineScales
 from app.core.keywords import content_terms
+from app.core.names import Place, name_terms, name_texts, title_of, without_names
 from app.core.passage import Hit
 from app.core.script import has_cjk
 
@@ -51,6 +52,7 @@ def score_sentences(
     embed: Embed | None,
     scales: CosineScales | None,
     evidence: Evidence | None = None,
+    titles: Sequence[frozenset[str]] = (),
 ) -> list[list[SentenceScore]]:
     """Every sentence of every passage scored against the question: the share of the question's
     weighted terms it holds, plus, with an embedder, its cosine to the question on the embedder's
@@ -59,10 +61,20 @@ def score_sentences(
     names ("the KX-40") counts less than what is asked about it; a sentence repeated on several
     passages (a running page header) scores nothing, and so does a table of contents, index or
     dotted-leader line; a question that asks for a quantity prefers sentences that hold a number it
-    does not name itself. `evidence` (the same texts worked out once) gives the cosines."""
-    wanted = question_terms(question)
+    does not name itself. A model or error code ("KX-60", "E5") is one term, weighed as a number,
+    not its letters and its number ("E5" is no "five", nor "E3"), which a sentence holds when it
+    names it or its passage's title does (`titles`: each passage's title_terms), so the line "E5:
+    the boiler has overheated" of the KX-60's guide outscores its "E7" and "five levels" lines; the
+    digits of a name are no figure ("E7" does not answer "how long"). `evidence` (the same texts
+    worked out once) gives the cosines."""
+    asked = normalize(question)
+    wanted = [*question_terms(without_names(asked)), *name_terms(asked)]
     split = [split_sentences(text) for text in texts]
-    sentence_terms = [[set(content_terms(normalize(s.body))) for s in sentences] for sentences in split]
+    titled = list(titles) or [frozenset() for _ in texts]
+    sentence_terms = [
+        [set(content_terms(body := normalize(s.body))).union(name_terms(body), title) for s in sentences]
+        for sentences, title in zip(split, titled, strict=True)
+    ]
     weights = Weights.of([set().union(*found) if found else set() for found in sentence_terms])
     weighted = WeightedTerms.of(wanted, weights, NUMBER_BOOST)
     repeated = _repeated_sentences(split)
@@ -77,7 +89,7 @@ def score_sentences(
         contents = contents_marks([s.body for s in sentences])
         for sentence, found, listed in zip(sentences, found_terms, contents, strict=True):
             coverage = weighted.coverage(found)
-            if coverage > 0 and quantity and new_numbers(found, named):
+            if coverage > 0 and quantity and new_numbers(_figures(sentence.body), named):
                 coverage += QUANTITY_BONUS
             cosine = cosines[position] if cosines else 0.0
             if shape(sentence.body) in repeated or listed:
@@ -86,6 +98,18 @@ def score_sentences(
             position += 1
         scored.append(row)
     return scored
+
+
+def title_terms(place: Place) -> frozenset[str]:
+    """The terms of the model and version names a passage's title gives ("aurelia-kx60-….pdf": "kx",
+    "60", "kx-60"): every sentence of the passage is about them, whether or not it names them."""
+    names = " ".join(name_texts(normalize(title_of(place))))
+    return frozenset((*content_terms(normalize(names)), *name_terms(names)))
+
+
+def _figures(body: str) -> set[str]:
+    """The terms of a sentence outside its names: its figures are numbers among them."""
+    return set(content_terms(normalize(without_names(body))))
 
 
 def _repeated_sentences(split: Sequence[Sequence[Sentence]]) -> set[str]:
@@ -160,7 +184,8 @@ def select_excerpts(
     """The hits with their text cut to the sentences that matter for the question (labels, pages and
     ids unchanged: a citation still points to the whole stored passage); words alone without an
     embedder and its `scales`."""
-    scored = score_sentences(question, [hit.text for hit in hits], embed, scales)
+    titles = [title_terms(hit) for hit in hits]
+    scored = score_sentences(question, [hit.text for hit in hits], embed, scales, titles=titles)
     selected: list[Hit] = []
     for hit, scores in zip(hits, scored, strict=True):
         kept = kept_sentences(scores)

@@ -8,7 +8,7 @@ from dataclasses import dataclass
 from typing import Any
 
 from app.core.answering.evidence.evidence import Evidence
-from app.core.answering.evidence.excerpts import score_sentences
+from app.core.answering.evidence.excerpts import score_sentences, title_terms
 from app.core.answering.evidence.scoring import Embed
 from app.core.embed.engine import CosineScales
 from app.core.names import about_another, names_in
@@ -58,7 +58,8 @@ def locate(
     again)."""
     if not hits:
         return []
-    scored = score_sentences(question, [hit.text for hit in hits], embed, scales, evidence)
+    titles = [title_terms(hit) for hit in hits]
+    scored = score_sentences(question, [hit.text for hit in hits], embed, scales, evidence, titles)
     asked = names_in(question)
     ranked = sorted(
         (

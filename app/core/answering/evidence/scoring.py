@@ -11,6 +11,7 @@ import numpy.typing as npt
 
 from app.core.answering.evidence.lexical import background
 from app.core.keywords import is_number
+from app.core.names import is_name_term
 
 Matrix = npt.NDArray[np.float64]
 # texts -> their embeddings, one row each
@@ -36,7 +37,7 @@ class Weights:
 
     def weight(self, term: str, number_boost: float) -> float:
         rarity = math.log(1.0 + (self.passages + 1) / (self.document_frequency.get(term, 0) + 0.5))
-        boost = number_boost if is_number(term) else 1.0
+        boost = number_boost if is_number(term) or is_name_term(term) else 1.0
         return rarity * (1.0 - 0.8 * background(term)) * boost
 
 
