@@ -6,8 +6,9 @@ embedder, as the pipeline does before the model runs. A found line "holds the an
 matches every pattern group of the question's answer (benchmarks/eval/questions.json; most patterns
 are written in both languages); "the three" are the found lines read together. Reported per half of
 the split and per language and cross-language direction; --before compares with an earlier result of
-this script, question by question. Writes benchmarks/results/NAME.json (default "locate") with
-record_env.
+this script, question by question; --across-weights tries values of the cosine weight of a sentence
+in the other script than the question (excerpts.ACROSS_COSINE_WEIGHT) on the calibration half.
+Writes benchmarks/results/NAME.json (default "locate") with record_env.
 
     .venv/bin/python benchmarks/bench_locate.py benchmarks/results/eval-calibration-*.json \\
         benchmarks/results/eval-held-out-names.json [--before benchmarks/results/locate.json]
@@ -29,6 +30,7 @@ REPO = Path(__file__).resolve().parents[1]
 sys.path.insert(0, str(REPO))
 
 from app.core import paths  # noqa: E402
+from app.core.answering.evidence import excerpts  # noqa: E402
 from app.core.answering.evidence.evidence import Evidence  # noqa: E402
 from app.core.answering.evidence.locate import locate  # noqa: E402
 from app.core.embed.embedder import Embedder  # noqa: E402
@@ -97,23 +99,47 @@ def by_row(
     return rows
 
 
+def measure(
+    runs: Sequence[Path], questions: dict[str, Question], embedder: Embedder, half: str | None = None
+) -> dict[str, dict[str, Any]]:
+    """Every answerable question's found lines (of `half`, or both), from the first run that has it."""
+    per_question: dict[str, dict[str, Any]] = {}
+    for run in runs:
+        for saved in json.loads(run.read_text(encoding="utf-8"))["answers"]:
+            question = questions.get(saved["id"])
+            if question is None or not question.answerable or question.id in per_question:
+                continue
+            if half is not None and question.half != half:
+                continue
+            measured = located_lines(question, saved, embedder)
+            if measured is not None:
+                per_question[question.id] = measured
+    return per_question
+
+
 def main(argv: Sequence[str] | None = None) -> int:
     parser = argparse.ArgumentParser(description=__doc__.split("\n")[0])
     parser.add_argument("runs", type=Path, nargs="+", help="results files of benchmarks/eval_answers.py")
     parser.add_argument("--before", type=Path, help="an earlier result of this script to compare with")
     parser.add_argument("--name", default="locate", help="results/NAME.json")
+    parser.add_argument(
+        "--across-weights",
+        help="comma-separated values of excerpts.ACROSS_COSINE_WEIGHT to try on the calibration half",
+    )
     args = parser.parse_args(argv)
     questions = {q.id: q for q in load_questions().questions}
     embedder = Embedder(paths.models_dir() / paths.DEFAULT_EMBED_MODEL_DIR)
-    per_question: dict[str, dict[str, Any]] = {}
-    for run in args.runs:
-        for saved in json.loads(run.read_text(encoding="utf-8"))["answers"]:
-            question = questions.get(saved["id"])
-            if question is None or not question.answerable or question.id in per_question:
-                continue
-            measured = located_lines(question, saved, embedder)
-            if measured is not None:
-                per_question[question.id] = measured
+    if args.across_weights:
+        tried: dict[str, Any] = {}
+        for weight in (float(w) for w in args.across_weights.split(",")):
+            excerpts.ACROSS_COSINE_WEIGHT = weight
+            rows = by_row(measure(args.runs, questions, embedder, "calibration"), questions, "calibration")
+            tried[str(weight)] = rows
+            print(f"\n## calibration half, a sentence in the other script weighs its cosine {weight}\n")
+            print(table(rows, None))
+        write_result(args.name, {"runs": [p.name for p in args.runs], "across_weights": tried})
+        return 0
+    per_question = measure(args.runs, questions, embedder)
     earlier = json.loads(args.before.read_text(encoding="utf-8")) if args.before else None
     report: dict[str, Any] = {"runs": [p.name for p in args.runs], "questions": per_question, "halves": {}}
     for half in ("calibration", "held_out"):

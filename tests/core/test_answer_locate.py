@@ -79,3 +79,17 @@ def test_the_digits_of_a_code_are_no_figure_for_a_how_long_question(multilingual
         sentences = [f.sentence for f in found]
         assert "Unplug the base and let it cool for 15 minutes." in sentences
         assert "E6: the lid is open." not in sentences
+
+
+def test_across_languages_the_answering_sentence_is_found_first(multilingual_embedder: Embedder) -> None:
+    # a sentence in the other script shares no word with the question: its meaning (the cosine)
+    # counts whole, so it is not outranked by one that only shares the word "filter"
+    hits = [
+        make_hit(1, "The filter housing is made of grey ABS plastic. The cable is 1.5 metres long."),
+        make_hit(2, "本机额定功率为 45 瓦。滤网每 6 个月更换一次，到期时指示灯变红。开机后指示灯显示蓝色。"),
+    ]
+    embed, scales = multilingual_embedder.embed, multilingual_embedder.scales
+    english = locate("How often should the filter be replaced?", hits, embed, scales)
+    assert english[0].sentence == "滤网每 6 个月更换一次，到期时指示灯变红。"
+    chinese = [f.sentence for f in locate("滤网外壳是什么材料做的？", hits, embed, scales)]
+    assert chinese == ["The filter housing is made of grey ABS plastic."]

@@ -30,6 +30,12 @@ KEEP_WHOLE_SHARE = 0.8  # when the selection keeps this much of a passage's text
 # located sentences, answer held by the first three: cosine weight 1.0 / 0.5 / 0.25: en 35 / 36 / 35
 # of 56 answerable questions, zh 34 of 60 each).
 COSINE_WEIGHT = 0.5
+# A sentence in the other script (a Chinese sentence for an English question) shares no words with
+# the question but its numbers and names: its cosine counts whole. Fitted on the calibration half
+# (benchmarks/bench_locate.py --across-weights 0.5,0.75,1,1.5; the first found line holds the answer,
+# en→zh 0.21 / 0.32 / 0.34 / 0.36, zh→en 0.15 / 0.27 / 0.33 / 0.33, en 0.54 / 0.51 / 0.51 / 0.51,
+# zh 0.55 / 0.55 / 0.55 / 0.50; it is on a right page, all 0.52 / 0.61 / 0.64 / 0.62).
+ACROSS_COSINE_WEIGHT = 1.0
 QUANTITY_BONUS = 0.2  # a question that asks "how many" is answered by a sentence that holds a number
 
 
@@ -40,10 +46,11 @@ class SentenceScore:
     sentence: Sentence
     coverage: float
     cosine: float
+    across: bool = False  # in the other script than the question (Chinese and English)
 
     @property
     def score(self) -> float:
-        return self.coverage + COSINE_WEIGHT * self.cosine
+        return self.coverage + (ACROSS_COSINE_WEIGHT if self.across else COSINE_WEIGHT) * self.cosine
 
 
 def score_sentences(
@@ -56,7 +63,8 @@ def score_sentences(
 ) -> list[list[SentenceScore]]:
     """Every sentence of every passage scored against the question: the share of the question's
     weighted terms it holds, plus, with an embedder, its cosine to the question on the embedder's
-    gate scale (for a Chinese question only when its `scales` say such cosines count).
+    gate scale (for a Chinese question only when its `scales` say such cosines count), a sentence
+    in the other script's whole, one in the question's script's half (COSINE_WEIGHT).
     Terms are weighed by how many passages hold them, so the subject that every retrieved passage
     names ("the KX-40") counts less than what is asked about it; a sentence repeated on several
     passages (a running page header) scores nothing, and so does a table of contents, index or
@@ -68,6 +76,7 @@ def score_sentences(
     digits of a name are no figure ("E7" does not answer "how long"). `evidence` (the same texts
     worked out once) gives the cosines."""
     asked = normalize(question)
+    chinese = has_cjk(asked)
     wanted = [*question_terms(without_names(asked)), *name_terms(asked)]
     split = [split_sentences(text) for text in texts]
     titled = list(titles) or [frozenset() for _ in texts]
@@ -94,7 +103,7 @@ def score_sentences(
             cosine = cosines[position] if cosines else 0.0
             if shape(sentence.body) in repeated or listed:
                 coverage, cosine = 0.0, 0.0
-            row.append(SentenceScore(sentence, coverage, cosine))
+            row.append(SentenceScore(sentence, coverage, cosine, has_cjk(sentence.body) != chinese))
             position += 1
         scored.append(row)
     return scored
