@@ -6,8 +6,16 @@ from dataclasses import replace
 
 import numpy as np
 import numpy.typing as npt
+import pytest
 
-from app.core.answering.evidence.excerpts import GAP, kept_sentences, score_sentences, select_excerpts
+from app.core.answering.evidence.excerpts import (
+    ACROSS_COSINE_WEIGHT,
+    COSINE_WEIGHT,
+    GAP,
+    kept_sentences,
+    score_sentences,
+    select_excerpts,
+)
 from app.core.embed.embedder import Embedder
 from app.core.embed.st_backend import MINILM_SCALES
 from app.core.passage import Hit
@@ -115,3 +123,16 @@ def test_more_evidence_is_kept_until_half_the_passage_and_nothing_for_itself_wit
     scores = score_sentences("What does error code E7 mean?", [unrelated.text], None, None)[0]
     assert all(score.score == 0.0 for score in scores)
     assert kept_sentences(scores) == [0, 1]  # the first sentence and its neighbour, nothing more
+
+
+def test_a_sentence_in_the_other_script_weighs_its_cosine_more_as_more_passages_are_in_it() -> None:
+    english = "The filter housing is made of grey ABS plastic."
+    chinese = "滤网每 6 个月更换一次。"
+    question = "How often should the filter be replaced?"
+    few = score_sentences(question, [english, english, english, chinese], None, None)
+    many = score_sentences(question, [english, chinese, chinese, chinese], None, None)
+    assert few[0][0].cosine_weight == many[0][0].cosine_weight == COSINE_WEIGHT
+    step = (ACROSS_COSINE_WEIGHT - COSINE_WEIGHT) / 4
+    assert few[3][0].cosine_weight == pytest.approx(COSINE_WEIGHT + step)
+    assert many[3][0].cosine_weight == pytest.approx(COSINE_WEIGHT + 3 * step)
+    assert COSINE_WEIGHT < few[3][0].cosine_weight < many[3][0].cosine_weight < ACROSS_COSINE_WEIGHT

@@ -31,11 +31,15 @@ KEEP_WHOLE_SHARE = 0.8  # when the selection keeps this much of a passage's text
 # of 56 answerable questions, zh 34 of 60 each).
 COSINE_WEIGHT = 0.5
 # A sentence in the other script (a Chinese sentence for an English question) shares no words with
-# the question but its numbers and names: its cosine counts whole. Fitted on the calibration half
-# (benchmarks/bench_locate.py --across-weights 0.5,0.75,1,1.5; the first found line holds the answer,
-# en→zh 0.21 / 0.32 / 0.34 / 0.36, zh→en 0.15 / 0.27 / 0.33 / 0.33, en 0.54 / 0.51 / 0.51 / 0.51,
-# zh 0.55 / 0.55 / 0.55 / 0.50; it is on a right page, all 0.52 / 0.61 / 0.64 / 0.62).
-ACROSS_COSINE_WEIGHT = 1.0
+# the question but its numbers and names, so its cosine must carry it: the more of the passages
+# stand in the other script, the likelier the answer is there, and its cosine weighs from
+# COSINE_WEIGHT (no passage) up to this (every passage in the other script). Fitted on the
+# calibration half (benchmarks/bench_locate.py --across-weights 0.5,1,1.5,2,3; the first found line
+# holds the answer, en→zh 0.21 / 0.30 / 0.30 / 0.32 / 0.34, zh→en 0.15 / 0.29 / 0.33 / 0.33 / 0.35,
+# en 0.54 / 0.54 / 0.54 / 0.51 / 0.51; the three found lines, zh 0.74 / 0.71 / 0.71 / 0.69 / 0.69).
+# A flat 1.0 for every other-script sentence gave en→zh 0.34 and zh→en 0.33 but pushed the answer out
+# of same-language questions with a passage in the other language (en 0.51; the three, en and zh 0.69).
+ACROSS_COSINE_WEIGHT = 1.5
 QUANTITY_BONUS = 0.2  # a question that asks "how many" is answered by a sentence that holds a number
 
 
@@ -46,11 +50,11 @@ class SentenceScore:
     sentence: Sentence
     coverage: float
     cosine: float
-    across: bool = False  # in the other script than the question (Chinese and English)
+    cosine_weight: float = COSINE_WEIGHT  # more for a sentence in the other script than the question's
 
     @property
     def score(self) -> float:
-        return self.coverage + (ACROSS_COSINE_WEIGHT if self.across else COSINE_WEIGHT) * self.cosine
+        return self.coverage + self.cosine_weight * self.cosine
 
 
 def score_sentences(
@@ -63,8 +67,9 @@ def score_sentences(
 ) -> list[list[SentenceScore]]:
     """Every sentence of every passage scored against the question: the share of the question's
     weighted terms it holds, plus, with an embedder, its cosine to the question on the embedder's
-    gate scale (for a Chinese question only when its `scales` say such cosines count), a sentence
-    in the other script's whole, one in the question's script's half (COSINE_WEIGHT).
+    gate scale (for a Chinese question only when its `scales` say such cosines count), weighed
+    COSINE_WEIGHT, or for a sentence in the other script more, as more of the passages are
+    (ACROSS_COSINE_WEIGHT).
     Terms are weighed by how many passages hold them, so the subject that every retrieved passage
     names ("the KX-40") counts less than what is asked about it; a sentence repeated on several
     passages (a running page header) scores nothing, and so does a table of contents, index or
@@ -77,6 +82,8 @@ def score_sentences(
     worked out once) gives the cosines."""
     asked = normalize(question)
     chinese = has_cjk(asked)
+    across_share = sum(1 for text in texts if has_cjk(text) != chinese) / len(texts) if texts else 0.0
+    across_weight = COSINE_WEIGHT + (ACROSS_COSINE_WEIGHT - COSINE_WEIGHT) * across_share
     wanted = [*question_terms(without_names(asked)), *name_terms(asked)]
     split = [split_sentences(text) for text in texts]
     titled = list(titles) or [frozenset() for _ in texts]
@@ -103,7 +110,8 @@ def score_sentences(
             cosine = cosines[position] if cosines else 0.0
             if shape(sentence.body) in repeated or listed:
                 coverage, cosine = 0.0, 0.0
-            row.append(SentenceScore(sentence, coverage, cosine, has_cjk(sentence.body) != chinese))
+            weight = across_weight if has_cjk(sentence.body) != chinese else COSINE_WEIGHT
+            row.append(SentenceScore(sentence, coverage, cosine, weight))
             position += 1
         scored.append(row)
     return scored
