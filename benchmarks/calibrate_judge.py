@@ -84,6 +84,12 @@ def parse_args(argv: Sequence[str] | None) -> argparse.Namespace:
         "the half holding no right cross-language answer for it to gain on (benchmarks/README.md)",
     )
     parser.add_argument(
+        "--relocate",
+        action="store_true",
+        help="find the sentences Folio shows before the model again, on each answer's recorded passages, "
+        "with this checkout's locate (for runs made before a change to it) instead of the runs' own",
+    )
+    parser.add_argument(
         "--keep",
         action="store_true",
         help="judge with the policy in resources/judge_policy.json, fitting nothing (e.g. to report a "
@@ -183,11 +189,13 @@ def main(argv: Sequence[str] | None = None) -> int:
     embedder = embedders.pop()
     cross = cross_language(run_embedder(runs[0])) if args.cross == "on" else CrossLanguage()
     for run in runs:
-        cases.extend(cases_of(run, by_id, cross))
+        cases.extend(cases_of(run, by_id, cross, args.relocate))
     calibration = [c for c in cases if c.half == "calibration"]
     held_out = [c for c in cases if c.half == "held_out"]
     if reported:
-        held_out = [c for run in reported for c in cases_of(run, by_id, cross) if c.half == "held_out"]
+        held_out = [
+            c for run in reported for c in cases_of(run, by_id, cross, args.relocate) if c.half == "held_out"
+        ]
     current = replace(
         policy_for(embedder), cross_unrelated=cross.unrelated, cross_translation=cross.translation
     )

@@ -10,6 +10,7 @@ from typing import Any
 
 from app.core import paths
 from app.core.answering.evidence.evidence import Evidence
+from app.core.answering.evidence.locate import locate
 from app.core.answering.judge.checking import embedding_verifier
 from app.core.answering.judge.judge import decide
 from app.core.answering.judge.policy import Policy
@@ -44,16 +45,20 @@ class Case:
     failure: str  # why a wrong answer to an answerable question is wrong (failures.py); "" otherwise
 
 
-def cases_of(run: dict[str, Any], by_id: dict[str, Question], cross: CrossLanguage) -> Iterator[Case]:
+def cases_of(
+    run: dict[str, Any], by_id: dict[str, Question], cross: CrossLanguage, relocate: bool = False
+) -> Iterator[Case]:
     """The run's answers measured again, without the model and without a library: the word check
-    takes the passages' vectors from their recorded texts, as the library stored them for the run."""
+    takes the passages' vectors from their recorded texts, as the library stored them for the run.
+    The sentences Folio found before the model are the run's, or with `relocate` found again on the
+    recorded passages by this checkout's locate (a run made before a change to it)."""
     embedder = run_embedder(run)
     embed = RecentVectors(embedder.embed)  # as the composition root builds it (app/core/services.py)
     for saved in run["answers"]:
         question = by_id.get(saved["id"])
         if question is None:
             continue
-        yield _case(question, saved, embed, embedder.scales, cross)
+        yield _case(question, saved, embed, embedder.scales, cross, relocate)
 
 
 def run_embedder(run: dict[str, Any]) -> Embedder:
@@ -67,6 +72,7 @@ def _case(
     embed: RecentVectors,
     scales: CosineScales,
     cross: CrossLanguage,
+    relocate: bool = False,
 ) -> Case:
     record = scoring.AnswerRecord(**saved)
     judged = record.extra.get("judged") or {}
@@ -80,7 +86,11 @@ def _case(
     if not gated and text:
         attribution = verifier(question.question, text, passages)
         evidence = Evidence(question.question, passages, embed)
-        located = [(int(f["chunk_id"]), str(f["sentence"])) for f in judged.get("located") or []]
+        if relocate:
+            found = locate(question.question, passages, embed, scales, evidence)
+            located = [(f.citation.chunk_id, f.sentence) for f in found]
+        else:
+            located = [(int(f["chunk_id"]), str(f["sentence"])) for f in judged.get("located") or []]
         signals = measure(question.question, attribution, passages, evidence, located, cross)
     return Case(
         id=question.id,
