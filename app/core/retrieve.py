@@ -4,7 +4,7 @@ weights, then one hit per place (overlapping chunks of a page collapse into the 
 from __future__ import annotations
 
 import time
-from collections.abc import Mapping, Sequence
+from collections.abc import Sequence
 from concurrent.futures import Future, ThreadPoolExecutor
 from dataclasses import dataclass
 
@@ -288,10 +288,9 @@ class Retriever:
         query_vector, fused = self.fused(normalized, pool, translated)
         if not fused:  # no leg with a vote found anything: the dense ranking is better than none
             fused = reciprocal_rank_fusion([[cid for cid, _ in self.index.search(query_vector, pool)]])
-        read: dict[int, ChunkRow] = {}  # the candidates' rows, when weigh_names read them
-        fused = self.weigh_names(normalized, self.weigh_contents(fused), read)
+        fused = self.weigh_names(normalized, self.weigh_contents(fused))
         ranked = sorted(fused.items(), key=lambda item: (-item[1], item[0]))  # scores kept for the hits
-        hits = [row_hit(row, score, query_vector) for row, score in self._distinct_places(ranked, k, read)]
+        hits = [row_hit(row, score, query_vector) for row, score in self._distinct_places(ranked, k)]
         return SearchResult(query, hits, (time.perf_counter() - started) * 1000)
 
     def passages(self, query: str, chunk_ids: Sequence[int]) -> SearchResult:
@@ -328,7 +327,7 @@ class Retriever:
         ]
         fused = self.weigh_contents(reciprocal_rank_fusion([r for _, r in legs], [w for w, _ in legs]))
         ranked = sorted(fused.items(), key=lambda item: (-item[1], item[0]))
-        hits = [row_hit(row, score, query_vector) for row, score in self._distinct_places(ranked, k, rows)]
+        hits = [row_hit(row, score, query_vector) for row, score in self._distinct_places(ranked, k)]
         return SearchResult(query, hits, (time.perf_counter() - started) * 1000)
 
     def weigh_contents(self, fused: dict[int, float]) -> dict[int, float]:
@@ -341,35 +340,27 @@ class Retriever:
             cid: score * self.contents_weight if cid in contents else score for cid, score in fused.items()
         }
 
-    def weigh_names(
-        self, normalized: str, fused: dict[int, float], read: dict[int, ChunkRow] | None = None
-    ) -> dict[int, float]:
+    def weigh_names(self, normalized: str, fused: dict[int, float]) -> dict[int, float]:
         """The fused scores with each chunk that names a sibling of a name the query gives, and not
         that name, multiplied by `other_name_weight` (the candidates read once, only for a query
-        that names a model or a version; their rows go to `read`, for the hits)."""
+        that names a model or a version)."""
         asked = names_in(normalized)
         if not asked or self.other_name_weight == 1.0:
             return fused
         rows = self.store.chunks(list(fused))
-        if read is not None:
-            read.update(rows)
         other = {cid for cid, row in rows.items() if about_another(asked, row)}
         return {
             cid: score * self.other_name_weight if cid in other else score for cid, score in fused.items()
         }
 
-    def _distinct_places(
-        self, ranked: list[tuple[int, float]], k: int, read: Mapping[int, ChunkRow]
-    ) -> list[tuple[ChunkRow, float]]:
-        """The best `k` chunks of which no two overlap; a chunk overlapping a better one is skipped
-        (the rows already `read` are not read again)."""
+    def _distinct_places(self, ranked: list[tuple[int, float]], k: int) -> list[tuple[ChunkRow, float]]:
+        """The best `k` chunks of which no two overlap; a chunk overlapping a better one is skipped."""
         chosen: list[tuple[ChunkRow, float]] = []
         start = 0
         while len(chosen) < k and start < len(ranked):
             batch = ranked[start : start + 2 * k]
             start += len(batch)
-            missing = [cid for cid, _ in batch if cid not in read]
-            rows = {**{cid: read[cid] for cid, _ in batch if cid in read}, **self.store.chunks(missing)}
+            rows = self.store.chunks([cid for cid, _ in batch])
             for cid, score in batch:
                 row = rows.get(cid)
                 if row is None:  # deleted between ranking and fetch
