@@ -1,0 +1,77 @@
+"""Screenshots of the real app answering questions over given files: the "Found on" lines, the answer
+and its verdict, as a person sees them.
+
+Run: xvfb-run -a -s "-screen 0 1400x900x24" .venv/bin/python -m tests.gui.found_screens OUT \\
+         --files A.pdf B.pdf --question "…" [--question "…"] [--language zh]
+The real window, models and embedder over a temporary library of the files (dropped on the window).
+Each question is asked in a new chat; the script prints the answer, its verdict and its found lines,
+and saves the window after each as OUT-<n>.png (OUT.png for one question).
+"""
+
+from __future__ import annotations
+
+import argparse
+import shutil
+import sys
+import tempfile
+from pathlib import Path
+
+from PySide6.QtCore import Qt
+from PySide6.QtTest import QTest
+from PySide6.QtWidgets import QApplication
+
+from app.core.config import Settings
+from app.gui.app import create_window, load_stylesheet
+from app.gui.fonts import ensure_cjk_font
+from tests.gui.dragdrop import drop_files
+from tests.gui.screenshots import save, wait_for
+
+
+def main(argv: list[str]) -> int:
+    parser = argparse.ArgumentParser(description=__doc__.split("\n")[0])
+    parser.add_argument("out", type=Path, help="the screenshots' path without .png")
+    parser.add_argument("--files", type=Path, nargs="+", required=True)
+    parser.add_argument("--question", action="append", required=True)
+    parser.add_argument("--language", default="en", help="the interface's language (en, zh_CN)")
+    args = parser.parse_args(argv)
+    args.out.parent.mkdir(parents=True, exist_ok=True)
+    work = Path(tempfile.mkdtemp(prefix="folio-found-shots-"))
+    app = QApplication(sys.argv[:1])
+    ensure_cjk_font()
+    app.setStyleSheet(load_stylesheet())
+    docs = work / "docs"
+    docs.mkdir()
+    for file in args.files:
+        shutil.copy(file, docs / file.name)
+    settings = Settings(temperature=0.0, seed=42, language=args.language)
+    window = create_window(settings, work / "library", settings_path=work / "settings.json")
+    window.resize(1280, 860)
+    window.show()
+    window.app.start()
+    wait_for(lambda: window.app.model_info is not None and window.app.embedder_ready, 180_000)
+    drop_files(window, [docs], at=(300, 300))
+    wait_for(lambda: not window.ingest.busy, 180_000)
+    for number, question in enumerate(args.question, start=1):
+        window.chat.new_chat()
+        window.question.edit.setPlainText(question)
+        QTest.keyClick(window.question.edit, Qt.Key.Key_Return)
+        wait_for(lambda: window.chat.active is None and not window.chat.busy, 300_000)
+        final = window.transcript.answer_views[-1].state.final
+        if final is not None:
+            found = "\n".join(
+                f"      {f.citation.document} p. {f.citation.page}: {f.sentence}" for f in final.located
+            )
+            print(
+                f"[{number}] {question}\n    answer: {final.answer!r}\n    verdict: {final.verdict}\n"
+                f"    found:\n{found}",
+                flush=True,
+            )
+        name = f"{args.out.name}.png" if len(args.question) == 1 else f"{args.out.name}-{number}.png"
+        save(window, args.out.parent / name)
+    window.close()
+    shutil.rmtree(work, ignore_errors=True)
+    return 0
+
+
+if __name__ == "__main__":
+    raise SystemExit(main(sys.argv[1:]))
