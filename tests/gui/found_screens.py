@@ -16,15 +16,12 @@ import sys
 import tempfile
 from pathlib import Path
 
-from PySide6.QtCore import Qt
-from PySide6.QtTest import QTest
 from PySide6.QtWidgets import QApplication
 
 from app.core.config import Settings
-from app.gui.app import create_window, load_stylesheet
+from app.gui.app import load_stylesheet
 from app.gui.fonts import ensure_cjk_font
-from tests.gui.dragdrop import drop_files
-from tests.gui.screenshots import save, wait_for
+from tests.gui.screenshots import ask_in_new_chat, library_window, save
 
 
 def main(argv: list[str]) -> int:
@@ -44,19 +41,9 @@ def main(argv: list[str]) -> int:
     for file in args.files:
         shutil.copy(file, docs / file.name)
     settings = Settings(temperature=0.0, seed=42, language=args.language)
-    window = create_window(settings, work / "library", settings_path=work / "settings.json")
-    window.resize(1280, 860)
-    window.show()
-    window.app.start()
-    wait_for(lambda: window.app.model_info is not None and window.app.embedder_ready, 180_000)
-    drop_files(window, [docs], at=(300, 300))
-    wait_for(lambda: not window.ingest.busy, 180_000)
+    window = library_window(settings, work, docs)
     for number, question in enumerate(args.question, start=1):
-        window.chat.new_chat()
-        window.question.edit.setPlainText(question)
-        QTest.keyClick(window.question.edit, Qt.Key.Key_Return)
-        wait_for(lambda: window.chat.active is None and not window.chat.busy, 300_000)
-        final = window.transcript.answer_views[-1].state.final
+        final = ask_in_new_chat(window, question).final
         if final is not None:
             found = "\n".join(
                 f"      {f.citation.document} p. {f.citation.page}: {f.sentence}" for f in final.located

@@ -22,9 +22,11 @@ from PySide6.QtWidgets import QApplication, QWidget
 from app.core import paths
 from app.core.config import Settings
 from app.gui.about_dialog import AboutDialog
+from app.gui.answer_state import AnswerState
 from app.gui.app import create_window, load_stylesheet
 from app.gui.budget_dialog import BudgetDialog
 from app.gui.fonts import ensure_cjk_font
+from app.gui.main_window import MainWindow
 from tests.gui.conftest import SOLAR_PAGES, make_pdf
 from tests.gui.dragdrop import drop_files
 
@@ -75,6 +77,28 @@ def save(widget: QWidget, target: Path) -> None:
     pause(300)
     widget.grab().save(str(target))
     print("wrote", target)
+
+
+def library_window(settings: Settings, work: Path, docs: Path) -> MainWindow:
+    """The real window over a new library in `work`, shown at 1280x860 with its models loaded and
+    the folder `docs` dropped on it and ingested."""
+    window = create_window(settings, work / "library", settings_path=work / "settings.json")
+    window.resize(1280, 860)
+    window.show()
+    window.app.start()
+    wait_for(lambda: window.app.model_info is not None and window.app.embedder_ready, 180_000)
+    drop_files(window, [docs], at=(300, 300))
+    wait_for(lambda: not window.ingest.busy, 180_000)
+    return window
+
+
+def ask_in_new_chat(window: MainWindow, question: str) -> AnswerState:
+    """Ask `question` as a person does (typed, Enter) in a new chat; the answer's state once done."""
+    window.chat.new_chat()
+    window.question.edit.setPlainText(question)
+    QTest.keyClick(window.question.edit, Qt.Key.Key_Return)
+    wait_for(lambda: window.chat.active is None and not window.chat.busy, 300_000)
+    return window.transcript.answer_views[-1].state
 
 
 def main(out: Path, language: str = "en") -> int:
