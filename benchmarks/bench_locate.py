@@ -21,7 +21,6 @@ import json
 import os
 import sys
 from collections.abc import Sequence
-from dataclasses import fields
 from pathlib import Path
 from typing import Any
 
@@ -40,7 +39,6 @@ from benchmarks.evaluation.dataset import Question, answer_matches, load_questio
 from benchmarks.evaluation.judge_cases import ROWS  # noqa: E402
 from benchmarks.record_env import write_result  # noqa: E402
 
-HIT_FIELDS = {f.name for f in fields(Hit)}
 MEASURES = ("first holds", "three hold", "first on a right page", "nothing found")
 
 
@@ -50,7 +48,7 @@ def located_lines(question: Question, saved: dict[str, Any], embedder: Embedder)
     recorded = (saved.get("extra") or {}).get("judged", {}).get("passages") or []
     if not recorded:
         return None
-    hits = [Hit(**{k: v for k, v in p.items() if k in HIT_FIELDS}) for p in recorded]
+    hits = [Hit(**p) for p in recorded]  # as judge_cases reads them
     embed = RecentVectors(embedder.embed)
     found = locate(question.question, hits, embed, embedder.scales, Evidence(question.question, hits, embed))
     lines = [f.sentence for f in found]

@@ -83,7 +83,8 @@ def test_the_digits_of_a_code_are_no_figure_for_a_how_long_question(multilingual
 
 def test_across_languages_the_answering_sentence_is_found_first(multilingual_embedder: Embedder) -> None:
     # a sentence in the other script shares no word with the question: its meaning (the cosine)
-    # counts whole, so it is not outranked by one that only shares the word "filter"
+    # weighs more (half the passages are in that script), so it is not outranked by one that only
+    # shares the word "filter"
     hits = [
         make_hit(1, "The filter housing is made of grey ABS plastic. The cable is 1.5 metres long."),
         make_hit(2, "本机额定功率为 45 瓦。滤网每 6 个月更换一次，到期时指示灯变红。开机后指示灯显示蓝色。"),
@@ -93,3 +94,15 @@ def test_across_languages_the_answering_sentence_is_found_first(multilingual_emb
     assert english[0].sentence == "滤网每 6 个月更换一次，到期时指示灯变红。"
     chinese = [f.sentence for f in locate("滤网外壳是什么材料做的？", hits, embed, scales)]
     assert chinese == ["The filter housing is made of grey ABS plastic."]
+
+
+def test_a_passage_whose_title_names_the_model_is_about_it_in_every_sentence() -> None:
+    # the guide's E5 line never says "HX-20", but its file name does; a general FAQ's E5 line names
+    # no model at all, so the sibling rule cannot tell them apart: the title does
+    faq = make_hit(1, "Error codes. E5: the descaling program is due.", document="kettle-faq.pdf")
+    guide = make_hit(
+        2, "Error codes. E5: the base has overheated.", document="halden-hx20-quick-guide.pdf", page=2
+    )
+    found = locate("What does E5 mean on my HX-20?", [faq, guide], None, None)
+    assert found[0].sentence == "E5: the base has overheated."
+    assert found[0].citation.document == "halden-hx20-quick-guide.pdf"

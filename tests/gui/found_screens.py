@@ -16,12 +16,8 @@ import sys
 import tempfile
 from pathlib import Path
 
-from PySide6.QtWidgets import QApplication
-
 from app.core.config import Settings
-from app.gui.app import load_stylesheet
-from app.gui.fonts import ensure_cjk_font
-from tests.gui.screenshots import ask_in_new_chat, library_window, save
+from tests.gui.screenshots import ask_in_new_chat, library_window, save, styled_app
 
 
 def main(argv: list[str]) -> int:
@@ -33,9 +29,7 @@ def main(argv: list[str]) -> int:
     args = parser.parse_args(argv)
     args.out.parent.mkdir(parents=True, exist_ok=True)
     work = Path(tempfile.mkdtemp(prefix="folio-found-shots-"))
-    app = QApplication(sys.argv[:1])
-    ensure_cjk_font()
-    app.setStyleSheet(load_stylesheet())
+    app = styled_app()  # noqa: F841  (kept alive while the window runs)
     docs = work / "docs"
     docs.mkdir()
     for file in args.files:

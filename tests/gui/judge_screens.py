@@ -16,13 +16,9 @@ import sys
 import tempfile
 from pathlib import Path
 
-from PySide6.QtWidgets import QApplication
-
 from app.core.config import Settings
-from app.gui.app import load_stylesheet
-from app.gui.fonts import ensure_cjk_font
 from tests.gui.conftest import make_pdf
-from tests.gui.screenshots import ask_in_new_chat, library_window, save
+from tests.gui.screenshots import ask_in_new_chat, library_window, save, styled_app
 from tests.pdfgen import write_outlined_pdf
 
 # A Chinese article on writing RAG answers, three pages.
@@ -66,9 +62,7 @@ QUESTIONS = (
 def main(out: Path, reask: bool = False) -> int:
     out.mkdir(parents=True, exist_ok=True)
     work = Path(tempfile.mkdtemp(prefix="folio-judge-shots-"))
-    app = QApplication(sys.argv[:1])
-    ensure_cjk_font()
-    app.setStyleSheet(load_stylesheet())
+    app = styled_app()  # noqa: F841  (kept alive while the window runs)
     docs = work / "docs"
     docs.mkdir()
     make_pdf(docs / "rag-answers.zh.pdf", ARTICLE_ZH)

@@ -79,6 +79,15 @@ def save(widget: QWidget, target: Path) -> None:
     print("wrote", target)
 
 
+def styled_app() -> QApplication:
+    """The application as `run_gui` starts it: the Chinese font (the system's, else Folio's), then
+    the stylesheet."""
+    app = QApplication(sys.argv[:1])
+    ensure_cjk_font()
+    app.setStyleSheet(load_stylesheet())
+    return app
+
+
 def library_window(settings: Settings, work: Path, docs: Path) -> MainWindow:
     """The real window over a new library in `work`, shown at 1280x860 with its models loaded and
     the folder `docs` dropped on it and ingested."""

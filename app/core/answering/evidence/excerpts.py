@@ -125,8 +125,9 @@ def title_terms(place: Place) -> frozenset[str]:
 
 
 def _figures(body: str) -> set[str]:
-    """The terms of a sentence outside its names: its figures are numbers among them."""
-    return set(content_terms(normalize(without_names(body))))
+    """The terms of a sentence outside its names (found as name_terms finds them, in the normalised
+    text): its figures are numbers among them."""
+    return set(content_terms(without_names(normalize(body))))
 
 
 def _repeated_sentences(split: Sequence[Sequence[Sentence]]) -> set[str]:

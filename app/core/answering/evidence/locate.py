@@ -50,8 +50,8 @@ def locate(
     evidence: Evidence | None = None,
 ) -> list[LocatedSentence]:
     """The best-scoring passage sentences for the question (the scoring of evidence selection: the
-    question's weighted terms, plus the embedder's cosine, whole for a sentence in the other script
-    than the question's, where no word is shared: excerpts.score_sentences), best first, at most
+    question's weighted terms, plus the embedder's cosine, weighed more for a sentence in the other
+    script than the question's, where no word is shared: excerpts.score_sentences), best first, at most
     FOUND_LIMIT, each from the retrieved passage numbered as in the retrieval list; never a table of
     contents, index or dotted-leader line, nor a sentence of a passage about a sibling of the model
     or version the question names (the S3's manual for a question about the S5: app/core/names.py).
