@@ -89,9 +89,15 @@ def main(argv: Sequence[str] | None = None) -> int:
     parser.add_argument("--damps", default="0.25,0.5", help="weights of a damped other-script list")
     parser.add_argument("--translate", action="store_true", help="also search with translations")
     parser.add_argument("--weights", default="0.5,0.8,1.2", help="translated-leg weights to try")
+    parser.add_argument(
+        "--other-terms", default="", help="weights of the terms leg among the other script's chunks"
+    )
+    parser.add_argument(
+        "--half", choices=("calibration", "held_out"), help="only this half (choose on calibration)"
+    )
     args = parser.parse_args(argv)
     questions = load_questions()
-    chosen = [q for q in questions.questions if q.answerable and q.pages]
+    chosen = [q for q in questions.questions if q.answerable and q.pages and args.half in (None, q.half)]
     settings = Settings(n_threads=args.threads, temperature=0.0, seed=42)
     library = prepared_library(questions, settings)
     results: dict[str, Any] = {}
@@ -108,6 +114,9 @@ def main(argv: Sequence[str] | None = None) -> int:
                         for s, w in base.items()
                     }
                     results[f"margin {margin:g} damp {damp:g}"] = search_all(folio, chosen, weights, None)
+            for weight in (float(w) for w in args.other_terms.split(",") if w):
+                weights = {s: dataclasses.replace(w, other_terms=weight) for s, w in base.items()}
+                results[f"other terms {weight:g}"] = search_all(folio, chosen, weights, None)
             translated = translations(folio, chosen) if args.translate else {}
             for weight in (float(w) for w in args.weights.split(",")) if translated else ():
                 weights = {s: dataclasses.replace(w, translated=weight) for s, w in base.items()}
