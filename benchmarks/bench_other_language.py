@@ -6,7 +6,7 @@ translated by the chat model, its legs fused in at several weights, and what the
 costs (ms per question, greedy, at most 64 tokens).
 
     .venv/bin/python benchmarks/bench_other_language.py [--margins 0.05,0.1,0.2] [--damps 0.25,0.5]
-        [--translate] [--weights 0.5,0.8,1.2] [--threads N]
+        [--translate] [--weights 0.5,0.8,1.2] [--threads N] [--half calibration|held_out]
 
 Prints hit@1 / hit@5 / MRR per row (en, zh, en→zh, zh→en) and the translations; writes
 benchmarks/results/other_language.json with record_env.
@@ -90,9 +90,6 @@ def main(argv: Sequence[str] | None = None) -> int:
     parser.add_argument("--translate", action="store_true", help="also search with translations")
     parser.add_argument("--weights", default="0.5,0.8,1.2", help="translated-leg weights to try")
     parser.add_argument(
-        "--other-terms", default="", help="weights of the terms leg among the other script's chunks"
-    )
-    parser.add_argument(
         "--half", choices=("calibration", "held_out"), help="only this half (choose on calibration)"
     )
     args = parser.parse_args(argv)
@@ -114,9 +111,6 @@ def main(argv: Sequence[str] | None = None) -> int:
                         for s, w in base.items()
                     }
                     results[f"margin {margin:g} damp {damp:g}"] = search_all(folio, chosen, weights, None)
-            for weight in (float(w) for w in args.other_terms.split(",") if w):
-                weights = {s: dataclasses.replace(w, other_terms=weight) for s, w in base.items()}
-                results[f"other terms {weight:g}"] = search_all(folio, chosen, weights, None)
             translated = translations(folio, chosen) if args.translate else {}
             for weight in (float(w) for w in args.weights.split(",")) if translated else ():
                 weights = {s: dataclasses.replace(w, translated=weight) for s, w in base.items()}

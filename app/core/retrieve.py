@@ -16,9 +16,9 @@ from app.core.errors import UsageError
 from app.core.fusion import ranked, reciprocal_rank_fusion
 from app.core.index.scripts import ScriptPartition
 from app.core.index.vector_index import VectorIndex
-from app.core.keywords import query_terms, terms_phrases, trigram_phrases
+from app.core.keywords import terms_phrases, trigram_phrases
 from app.core.messages import QT_TRANSLATE_NOOP
-from app.core.names import about_another, name_texts, names_in
+from app.core.names import about_another, names_in
 from app.core.normalize import normalize_text
 from app.core.passage import Hit, SearchResult
 from app.core.script import has_cjk
@@ -55,10 +55,6 @@ class LegWeights:
     # script's best, that list's weight is multiplied by `other_damp` (None: never)
     other_margin: float | None = None
     other_damp: float = 1.0
-    # With `apart`: the terms leg among the other script's chunks alone (the question's terms that
-    # read the same in both: names, numbers; in a Chinese query its Latin words when SHARED_WORDS),
-    # fused into that script's list (measured and rejected: benchmarks/README.md)
-    other_terms: float = 0.0
 
 
 # Tuned on the retrieval eval (benchmarks/eval: 70 answerable questions, English and Chinese) by a
@@ -99,26 +95,6 @@ CONTENTS_WEIGHT = 0.25
 # app/core/names.py), keeps this share of its fused score: its figures are the sibling's. Fitted on
 # the calibration half (benchmarks/bench_contents_weight.py --of other_name; benchmarks/README.md).
 OTHER_NAME_WEIGHT = 0.5
-
-
-# How many times the candidate pool the terms leg reads to find the other script's matches.
-OTHER_TERMS_DEPTH = 20
-SHARED_WORDS = False
-
-
-def shared_phrases(normalized: str) -> list[str]:
-    """The terms phrases of a query that a text in the other script can hold as they are: its terms
-    with a digit ("s3", "1985"), its names as written ("KX-40" as the phrase "kx 40") and, with
-    SHARED_WORDS, a Chinese query's Latin words (commands, program names)."""
-    cjk = has_cjk(normalized)
-    kept = [
-        t
-        for t in query_terms(normalized)
-        if any(c.isdigit() for c in t)
-        or (SHARED_WORDS and cjk and t.isascii() and t.isalpha() and len(t) > 1)
-    ]
-    names = [" ".join(query_terms(text)) for text in name_texts(normalized)]
-    return list(dict.fromkeys(f'"{t}"' for t in [*kept, *names] if t))
 
 
 def query_script(query: str) -> str:
@@ -222,12 +198,6 @@ class Retriever:
             (weight, _KEYWORD_WORKERS.submit(self.keyword_search, table, phrases, pool))
             for weight, table, phrases in self.keyword_legs(normalized)
         ]
-        other_script = "latin" if script == "cjk" else "cjk"
-        other_terms = (
-            _KEYWORD_WORKERS.submit(self._terms_among, other_script, normalized, pool)
-            if weights.apart and weights.other_terms > 0
-            else None
-        )
         translation = self._translation_ranking(translated, script, weights, pool) if translated else []
         legs: list[tuple[float, list[int]]] = []
         best: list[float] = []  # each dense leg's best cosine
@@ -248,9 +218,6 @@ class Retriever:
         apart = legs.pop(1)  # dense_legs: the own script's ranking, then the other script's
         own = ranked(reciprocal_rank_fusion([r for _, r in legs], [w for w, _ in legs]))
         other, weight = apart[1], apart[0]
-        among = other_terms.result() if other_terms is not None else []
-        if among:
-            other = ranked(reciprocal_rank_fusion([other, among], [1.0, weights.other_terms]))
         if translation:  # the other script's list: its own ranking and the translation's
             other = ranked(reciprocal_rank_fusion([other, translation], [1.0, weights.translated]))
         elif weights.other_margin is not None and len(best) > 1 and best[1] < best[0] - weights.other_margin:
@@ -275,15 +242,6 @@ class Retriever:
             for weight, table, phrases in self.keyword_legs(text)
         ]
         return ranked(reciprocal_rank_fusion([r for w, r in legs if w > 0], [w for w, _ in legs if w > 0]))
-
-    def _terms_among(self, script: str, normalized: str, pool: int) -> list[int]:
-        """The terms leg's ranking of `script`'s chunks alone: its best rows of every script, read
-        deep enough that the other script's few matches are among them, kept in that script."""
-        phrases = shared_phrases(normalized)
-        if not phrases:
-            return []
-        found = self.keyword_search("chunks_terms", phrases, pool * OTHER_TERMS_DEPTH)
-        return self.scripts.among(script, found)[:pool]
 
     def dense_legs(
         self, query_vector: np.ndarray, script: str, weights: LegWeights, pool: int

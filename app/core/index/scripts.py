@@ -24,7 +24,6 @@ class ScriptPartition:
         self._last_id = 0
         self._cjk: list[int] = []
         self._selectors: dict[str, Any] | None = None
-        self._cjk_set: frozenset[int] | None = None
         self._lock = threading.Lock()
 
     def refresh(self) -> None:
@@ -37,16 +36,6 @@ class ScriptPartition:
                 added = True
             if added:
                 self._selectors = None
-
-    def among(self, script: str, chunk_ids: list[int]) -> list[int]:
-        """Those of `chunk_ids` (in their order) whose text is in `script` ("latin" or "cjk")."""
-        self.refresh()
-        with self._lock:
-            if self._cjk_set is None or len(self._cjk_set) != len(self._cjk):
-                self._cjk_set = frozenset(self._cjk)
-            cjk = self._cjk_set
-        want = script == "cjk"
-        return [cid for cid in chunk_ids if (cid in cjk) == want]
 
     def selector(self, script: str) -> Any:
         """A faiss.IDSelector that admits the chunks of `script` ("latin" or "cjk") only."""
