@@ -43,7 +43,11 @@ def name_terms(text: str) -> list[str]:
 
 
 def _names(text: str) -> Iterable[Name]:
-    return (Name(m.group(1).lower(), m.group(2).lstrip("0") or "0") for m in _NAME.finditer(text))
+    return (_name_of(m) for m in _NAME.finditer(text))
+
+
+def _name_of(match: re.Match[str]) -> Name:
+    return Name(match.group(1).lower(), match.group(2).lstrip("0") or "0")
 
 
 class Place(Protocol):
@@ -91,6 +95,11 @@ def place_names(place: Place) -> PlaceNames:
 def is_name_term(term: str) -> bool:
     """Whether a term is a name's (name_terms): no word or number term holds a hyphen."""
     return "-" in term
+
+
+def named(text: str) -> list[tuple[Name, str]]:
+    """Each name `text` gives, with its spelling there ((kx, 40), "KX-40")."""
+    return [(_name_of(m), m.group(0)) for m in _NAME.finditer(text)]
 
 
 def name_texts(text: str) -> list[str]:

@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+from dataclasses import dataclass
+
 import numpy as np
 import pytest
 
@@ -250,3 +252,51 @@ def test_a_number_moved_to_another_unit_is_not_support() -> None:
     assert (minutes.supported, minutes.citations) == (False, ())
     assert only("灯塔每12秒发出一次绿色闪光。", LIGHTHOUSE_ZH).supported is True
     assert only("灯塔每12分钟发出一次绿色闪光。", LIGHTHOUSE_ZH).supported is False
+
+
+@dataclass(frozen=True)
+class Placed:
+    """A passage where it stands (names.Place): its text, heading path and file."""
+
+    text: str
+    heading: str
+    document: str
+    section: str = ""
+
+
+KX40_PAGE = (
+    "Descale every 3 months, or sooner when the amber calc light comes on; the machine counts the "
+    "water it has used and asks for descaling after 60 litres at the factory hardness setting."
+)
+KX40_PLACE = Placed(KX40_PAGE, "Aurelia KX-40 Espresso Machine - Owner's Manual", "aurelia-kx40-manual.pdf")
+OTHER_PLACE = Placed(LIGHTHOUSE[2], "The mill pond", "village-history.pdf")
+
+
+def placed(answer: str, places: list[Placed]) -> SentenceCheck:
+    result = attribute(answer, [p.text for p in places], places=places)
+    assert len(result.sentences) == 1
+    return result.sentences[0]
+
+
+def test_a_passage_holds_the_model_its_title_names_and_no_sibling() -> None:
+    said = "The Aurelia KX-40 is to be descaled every 3 months, or sooner when the amber calc light comes on."
+    assert only(said, [KX40_PAGE, LIGHTHOUSE[2]]).supported is False  # its text never names the KX-40
+    check = placed(said, [KX40_PLACE, OTHER_PLACE])
+    assert (check.supported, check.citations) == (True, (1,))
+    sibling = said.replace("KX-40", "KX-60")
+    assert placed(sibling, [KX40_PLACE, OTHER_PLACE]).supported is False
+
+
+def test_a_number_in_a_title_is_no_figure_of_its_passages() -> None:
+    assert placed("The machine's water tank holds 40 litres.", [KX40_PLACE, OTHER_PLACE]).supported is False
+    assert placed("The machine asks for descaling after 60 litres.", [KX40_PLACE, OTHER_PLACE]).supported
+
+
+def test_two_passages_support_a_sentence_together_only_within_one_document() -> None:
+    said = "The lighthouse, finished in 1893, flashes green every 12 seconds."
+    tower, light = LIGHTHOUSE[0], LIGHTHOUSE[1]
+    one = [Placed(tower, "Cape Merrow", "merrow.pdf"), Placed(light, "The light", "merrow.pdf")]
+    assert placed(said, one).citations == (1, 2)
+    two = [Placed(tower, "Cape Merrow", "merrow.pdf"), Placed(light, "The light", "harbour-guide.pdf")]
+    check = placed(said, two)
+    assert (check.supported, check.citations) == (False, ())

@@ -31,6 +31,7 @@ from app.core.answering.judge.subject import (
 )
 from app.core.embed.engine import CosineScales
 from app.core.keywords import CJK_FUNCTION, CJK_LETTER, content_terms, is_number
+from app.core.names import Place, named, names_in, title_of, without_names
 from app.core.script import has_cjk
 
 
@@ -71,8 +72,14 @@ QUESTION_TERM_SHARE = 0.5
 class _Passage:
     """A passage's text, its sentences with their terms, and all its terms."""
 
-    def __init__(self, text: str) -> None:
+    def __init__(self, text: str, place: Place | None = None) -> None:
         self.text = text
+        title = title_of(place) if place is not None else ""
+        # every sentence of the passage is about its title's names and words ("KX-40", "Aurelia")
+        self.title_names = names_in(title)
+        words = content_terms(without_names(normalize(title)))  # a name counts whole (_titled)
+        self.title_words = frozenset(t for t in words if not is_number(t))
+        self.document = place.document if place is not None else None
         split = split_sentences(text)
         self.pieces = [((s.start, s.end), frozenset(content_terms(normalize(s.body)))) for s in split]
         self.terms = frozenset().union(*(piece_terms for _, piece_terms in self.pieces))
@@ -150,7 +157,11 @@ class _Scores:
         self._passage_quantities = [p.quantities for p in passages]
         # the sentence's terms and required terms each passage holds
         wanted = self._required.union(self.terms)
-        self._held = [frozenset(t for t in wanted if t in p.terms) for p in passages]
+        self._held = [
+            frozenset(t for t in wanted if t in p.terms or (t in self._required and t in p.title_words))
+            | _titled(text, p)
+            for p in passages
+        ]
         anywhere = frozenset().union(*self._held)
         self._nowhere = sum(1 for term in self._required if term not in anywhere)
         self._share = calibration.embedding_share_cjk if has_cjk(text) else calibration.embedding_share
@@ -185,6 +196,13 @@ class _Scores:
         return (
             gain >= PART_SHARE * self.weighted.total > 0 and len(added) > 1 and not all(map(is_number, added))
         )
+
+
+def _titled(text: str, passage: _Passage) -> frozenset[str]:
+    """The terms of the sentence's names that the passage's title gives ("KX-40" in the KX-40 manual;
+    its 40 is no figure of the passage otherwise, nor any other number of a title)."""
+    names = passage.title_names
+    return frozenset(t for name, spelled in named(text) if name in names for t in content_terms(spelled))
 
 
 def _straddles(term: str) -> bool:
@@ -226,6 +244,7 @@ def attribute(
     scales: CosineScales | None = None,
     calibration: Calibration = CALIBRATION,
     question: str | None = None,
+    places: Sequence[Place] = (),
 ) -> Attribution:
     """Check every sentence of `answer` against `passages` ([1] is passages[0]).
 
@@ -235,10 +254,12 @@ def attribute(
     A marker naming no passage (e.g. [9] of 8) is a wrong citation too. Raises ValueError for vectors
     whose shape does not fit the passages. With the `question`, a supported sentence is also checked
     for being about it (`on_question`), and one whose number the passage states for another subject
-    is not supported (`problem` "wrong_binding").
+    is not supported (`problem` "wrong_binding"). `places`: where each passage stands (its hit): a
+    passage holds its title's names and words (names.title_of: the heading path and file name), and
+    two passages support a sentence together only when they are of one document.
     """
     sentences = split_sentences(answer)
-    prepared = [_Passage(text) for text in passages]
+    prepared = [_Passage(text, places[n] if n < len(places) else None) for n, text in enumerate(passages)]
     for passage, repeated in zip(prepared, repeated_spans(passages), strict=True):
         passage.set_boilerplate(repeated)
     weights = Weights.of([p.terms for p in prepared])
@@ -293,7 +314,7 @@ def _checked_sentence(
     citations: tuple[int, ...] = tuple(right)
     if not right:
         source, citations = "matched", ()
-        pair = _best_pair(scores, best, len(passages), threshold)
+        pair = _best_pair(scores, best, passages, threshold)
         pair_support = scores.support([n - 1 for n in pair]) if pair else 0.0
         if best >= 0 and single[best] >= threshold and pair_support < single[best] + PAIR_GAIN:
             citations, support = (best + 1,), single[best]
@@ -362,15 +383,17 @@ def _on_subject(
     return replace(check, on_question=about_question(subject, scores.terms, supporting))
 
 
-def _best_pair(scores: _Scores, best: int, count: int, threshold: float) -> tuple[int, ...]:
-    """The best passage with the one other passage that together support the sentence (a two-source
-    sentence: "finished in 1893 [1] and flashing green [2]"); each must add its own part."""
+def _best_pair(scores: _Scores, best: int, passages: Sequence[_Passage], threshold: float) -> tuple[int, ...]:
+    """The best passage with the one other passage of its document that together support the
+    sentence ("finished in 1893 [1] and flashing green [2]"), each adding its own part. Never two
+    documents: a figure of one and a subject of another make no fact (README.md, "One word check")."""
     if best < 0:
         return ()
     pairs = [
         (scores.support((best, other)), other)
-        for other in range(count)
-        if other != best and scores.adds(other, (best,)) and scores.adds(best, (other,))
+        for other, passage in enumerate(passages)
+        if other != best and passage.document == passages[best].document
+        if scores.adds(other, (best,)) and scores.adds(best, (other,))
     ]
     support, other = max(pairs, default=(0.0, -1))
     return tuple(sorted((best + 1, other + 1))) if support >= threshold else ()

@@ -21,7 +21,7 @@ StoredVectors = Callable[[Sequence[int]], npt.NDArray[np.float32] | None]
 
 def lexical_verifier(question: str, text: str, passages: Sequence[Hit]) -> Attribution:
     """Sentence support from the words and numbers alone (no embedder at hand)."""
-    return attribute(text, [hit.text for hit in passages], question=question)
+    return attribute(text, [hit.text for hit in passages], question=question, places=passages)
 
 
 def embedding_verifier(stored_vectors: StoredVectors, embed: Embed, scales: CosineScales) -> Verifier:
@@ -37,6 +37,7 @@ def embedding_verifier(stored_vectors: StoredVectors, embed: Embed, scales: Cosi
             embed=embed if vectors is not None else None,
             scales=scales,
             question=question,
+            places=passages,
         )
 
     return verify
