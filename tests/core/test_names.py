@@ -50,10 +50,45 @@ def test_a_passage_naming_no_sibling_is_not_held_against_the_answer() -> None:
 def test_a_name_is_one_term_however_it_is_written() -> None:
     assert name_terms("My KX-60 shows E5; see LP-07 and kx60.") == ["kx-60", "e-5", "lp-7"]
     assert name_terms("清岚 S5 的滤网") == ["s-5"]
-    assert name_terms("PM2.5 below 50, 12s, Tessel 3.1") == []
+    assert name_terms("PM2.5 below 50, 12s, Tessel 3.1") == ["tessel-3.1"]
     assert all(is_name_term(term) for term in name_terms("E7 KX-40"))
     assert not is_name_term("60") and not is_name_term("kx")
 
 
 def test_without_names_keeps_the_figures_and_drops_the_codes() -> None:
     assert without_names("E7: cool for 30 minutes (KX-60).") == " : cool for 30 minutes ( )."
+
+
+def test_a_version_is_a_name_and_a_year_a_share_or_a_section_is_not() -> None:
+    assert name_terms("Does Tessel 3.2 run on macOS 14 and Debian 12?") == [
+        "tessel-3.2",
+        "macos-14",
+        "debian-12",
+    ]
+    assert names_in("tessel-3.1-release-notes.pdf") == names_in("Tessel 3.1")
+    assert next(iter(names_in("Tessel 3.1"))).sibling_of(next(iter(names_in("Tessel 3.2"))))
+    for text in ("Harbourton 1862", "SQLite 100% covered", "Section 4.1", "About 30 people", "in 1985"):
+        assert names_in(text) == frozenset(), text
+    assert without_names("Tessel 3.2 serves 21 ms tiles.") == "  serves 21 ms tiles."
+
+
+def test_a_version_question_holds_the_sibling_release_against_it() -> None:
+    asked = names_in("How much RAM does Tessel 3.2 need at minimum?")
+    older = _hit("The server needs 512 MB of RAM.", "tessel-3.1-release-notes.pdf", "Requirements")
+    assert about_another(asked, older)
+    same = _hit("The server needs 1 GB of RAM.", "tessel-3.2-release-notes.pdf", "Requirements")
+    assert not about_another(asked, same)
+
+
+def test_a_release_s_notes_that_speak_of_the_asked_release_are_not_held_against_it() -> None:
+    asked = names_in("Until when does the Tessel 3.1 series receive security fixes?")
+    speaks = _hit(
+        "The 3.1 series receives security fixes until 31 December 2025.", "tessel-3.2-release-notes.pdf", ""
+    )
+    assert not about_another(asked, speaks)
+    silent = _hit("The cache now uses 40% less memory.", "tessel-3.2-release-notes.pdf", "")
+    assert about_another(asked, silent)
+    series = names_in("When did the Tessel 2.x series reach its end of life?")
+    assert not about_another(
+        series, _hit("Tessel 2.x reached end of life in 2023.", "tessel-3.1-release-notes.pdf", "")
+    )
