@@ -15,8 +15,8 @@ from typing import Protocol
 _NAME = re.compile(r"(?<![A-Za-z0-9])([A-Za-z]{1,5})[-_]?(\d+)(?![\d.,]?\d)(?![A-Za-z])")
 # A version: a capitalised word (or one with an inner capital) and a number after a space ("Tessel
 # 3.2", "Debian 12", "macOS 14"), or a lower-case word joined to it in a file name
-# ("tessel-3.1-release-notes.pdf"); not a year ("Harbourton 1862"), a share ("SQLite 100%") or a
-# word that numbers a part of a text or a count ("Section 4.1", "About 30").
+# ("tessel-3.1-release-notes.pdf"); not a year ("Harbourton 1862"), a share ("SQLite 100%"), a date
+# ("June 30") or a word that numbers a part of a text or a count ("Section 4.1", "About 30").
 _VERSION = re.compile(
     r"(?<![\w.-])(?:([A-Z][a-z]+[A-Za-z]*|[a-z]+[A-Z][A-Za-z]*) |([a-z]{2,})[-_])"
     r"(\d+(?:\.\d+)*)(?![\w%]|[.,-]\d)"
@@ -27,7 +27,9 @@ _NOT_PRODUCTS = frozenset(
     """about above after around at below by chapter class day days edition example exercise fig figure
     for from grade in item level line lines minute minutes month months no note number of on only or over
     page pages part phase question round rule section series since stage step table than the to top type
-    under until up version week weeks year years""".split()  # noqa: SIM905 (a list of words)
+    under until up version week weeks year years january february march april may june july august
+    september october november december jan feb mar apr jun jul aug sep sept oct nov dec monday tuesday
+    wednesday thursday friday saturday sunday""".split()  # noqa: SIM905 (a list of words)
 )
 
 
