@@ -13,12 +13,12 @@ from typing import Protocol
 # "IPv6", "E7"), not inside a longer word or number; in text, in a file name ("qinglan-s5-quick-start.pdf")
 # and in a heading alike. Letters after the digits are a unit ("12s", "5km") and never start one.
 _NAME = re.compile(r"(?<![A-Za-z0-9])([A-Za-z]{1,5})[-_]?(\d+)(?![\d.,]?\d)(?![A-Za-z])")
-# A version: a capitalised word (or one with an inner capital) and a number after a space ("Tessel
-# 3.2", "Debian 12", "macOS 14"), or a lower-case word joined to it in a file name
+# A version: a capitalised word (or one with an inner capital) and a number, after a space or not
+# ("Tessel 3.2", "Debian 12", "macOS 14", "Linux2.6.30"), or a lower-case word joined to it in a file name
 # ("tessel-3.1-release-notes.pdf"); not a year ("Harbourton 1862"), a share ("SQLite 100%"), a date
 # ("June 30") or a word that numbers a part of a text or a count ("Section 4.1", "About 30").
 _VERSION = re.compile(
-    r"(?<![\w.-])(?:([A-Z][a-z]+[A-Za-z]*|[a-z]+[A-Z][A-Za-z]*) |([a-z]{2,})[-_])"
+    r"(?<![\w.-])(?:([A-Z][a-z]+[A-Za-z]*|[a-z]+[A-Z][A-Za-z]*) ?|([a-z]{2,})[-_])"
     r"(\d+(?:\.\d+)*)(?![\w%]|[.,-]\d)"
 )
 # A release number in a text: dotted ("3.1", "2.6.30"), or a series ("2.x" gives "2").

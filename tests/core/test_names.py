@@ -66,6 +66,7 @@ def test_a_version_is_a_name_and_a_year_a_share_or_a_section_is_not() -> None:
         "debian-12",
     ]
     assert names_in("tessel-3.1-release-notes.pdf") == names_in("Tessel 3.1")
+    assert names_in("(从 Linux2.6.30 开始的默认行为)") == names_in("从 Linux 2.6.30 开始")
     assert next(iter(names_in("Tessel 3.1"))).sibling_of(next(iter(names_in("Tessel 3.2"))))
     for text in (
         "Harbourton 1862",
