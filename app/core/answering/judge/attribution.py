@@ -31,7 +31,7 @@ from app.core.answering.judge.subject import (
 )
 from app.core.embed.engine import CosineScales
 from app.core.keywords import CJK_FUNCTION, CJK_LETTER, content_terms, is_number
-from app.core.names import Place, named, names_in, title_of, without_names
+from app.core.names import Name, Place, named, names_in, title_of, without_names
 from app.core.script import has_cjk
 
 
@@ -157,9 +157,10 @@ class _Scores:
         self._passage_quantities = [p.quantities for p in passages]
         # the sentence's terms and required terms each passage holds
         wanted = self._required.union(self.terms)
+        names = [(name, frozenset(content_terms(spelled))) for name, spelled in named(text)]  # read once
         self._held = [
             frozenset(t for t in wanted if t in p.terms or (t in self._required and t in p.title_words))
-            | _titled(text, p)
+            | _titled(names, p)
             for p in passages
         ]
         anywhere = frozenset().union(*self._held)
@@ -198,11 +199,10 @@ class _Scores:
         )
 
 
-def _titled(text: str, passage: _Passage) -> frozenset[str]:
-    """The terms of the sentence's names that the passage's title gives ("KX-40" in the KX-40 manual;
-    its 40 is no figure of the passage otherwise, nor any other number of a title)."""
-    names = passage.title_names
-    return frozenset(t for name, spelled in named(text) if name in names for t in content_terms(spelled))
+def _titled(names: Sequence[tuple[Name, frozenset[str]]], passage: _Passage) -> frozenset[str]:
+    """The terms of the sentence's names (each with its terms) that the passage's title gives ("KX-40"
+    in the KX-40 manual; its 40 is no figure of the passage otherwise, nor any other number of a title)."""
+    return frozenset().union(*(terms for name, terms in names if name in passage.title_names))
 
 
 def _straddles(term: str) -> bool:
