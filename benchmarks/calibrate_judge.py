@@ -50,6 +50,7 @@ from benchmarks.evaluation.judge_fit import (  # noqa: E402
     cross_validated,
     fit,
     frontier,
+    scan,
 )
 from benchmarks.record_env import write_result  # noqa: E402
 
@@ -104,6 +105,14 @@ def parse_args(argv: Sequence[str] | None) -> argparse.Namespace:
         "to try one candidate on the calibration half",
     )
     parser.add_argument(
+        "--scan",
+        metavar="FIELD=JSON_LIST",
+        help="with --keep: try the written policy with this field at each value of the list on the "
+        "calibration half (e.g. 'fact_rival_margin=[0.05, 0.1, 0.15, 2.0]', the stricter first) and "
+        "keep the most precise value that loses no right answer called answered and no unanswerable "
+        "question held back (judge_fit.scan); with --write, the policy with that value is written",
+    )
+    parser.add_argument(
         "--only-calibration", action="store_true", help="report the calibration half alone (choosing)"
     )
     parser.add_argument("--write", action="store_true", help="write resources/judge_policy.json")
@@ -115,7 +124,10 @@ def parse_args(argv: Sequence[str] | None) -> argparse.Namespace:
         action="store_true",
         help="also print the policy the fit chooses at each precision from 0.5 to 0.95, on both halves",
     )
-    return parser.parse_args(argv)
+    args = parser.parse_args(argv)
+    if args.scan and not args.keep:
+        parser.error("--scan tries one field of the written policy: give --keep too")
+    return args
 
 
 def translation_pairs(ts_file: Path = TRANSLATIONS) -> list[tuple[str, str]]:
@@ -207,6 +219,10 @@ def main(argv: Sequence[str] | None = None) -> int:
     validated = cross_validated(calibration, current, args.held_back) if needed else {}
     grid = GridFigures.of(calibration, current) if needed or not args.keep else None
     asked = args.precision
+    if args.scan:
+        field, values = args.scan.split("=", 1)
+        current, scanned = scan(calibration, current, field, json.loads(values))
+        print(f"\n## {field} scanned on the calibration half\n\n{scanned}")
     if args.keep or grid is None:
         policy, fitted = current, figures(calibration, [verdict(c, current) for c in calibration])
     else:
@@ -243,7 +259,7 @@ def main(argv: Sequence[str] | None = None) -> int:
         print(frontier(calibration, held_out, current, args.held_back, validated, grid))
     if args.verdicts:
         args.verdicts.write_text(json.dumps({c.id: verdict(c, policy) for c in cases}, indent=0) + "\n")
-    if args.write and not args.keep:
+    if args.write and (args.scan or not args.keep):
         target = REPO / "resources" / POLICY_NAME
         data = json.loads(target.read_text(encoding="utf-8")) if target.is_file() else {"embedders": {}}
         data["embedders"][embedder] = {
@@ -251,7 +267,13 @@ def main(argv: Sequence[str] | None = None) -> int:
             "fitted_on": "calibration half of benchmarks/eval/split.json",
             "runs": [p.name for p in args.results],
             "precision_asked": asked,
-            "asked_by": "given (--precision)" if args.precision is not None else "cross-validation",
+            "asked_by": (
+                f"the written policy, {args.scan.split('=', 1)[0]} scanned (--scan)"
+                if args.scan
+                else "given (--precision)"
+                if args.precision is not None
+                else "cross-validation"
+            ),
             "calibration": fitted,
         }
         target.write_text(json.dumps(data, ensure_ascii=False, indent=1) + "\n", encoding="utf-8")

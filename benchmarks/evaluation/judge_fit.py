@@ -6,7 +6,7 @@ from __future__ import annotations
 
 import hashlib
 from collections.abc import Collection, Sequence
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 from typing import Any
 
 import numpy as np
@@ -203,3 +203,28 @@ def _summary(rows: dict[str, dict[str, Any]]) -> str:
     langs = ", ".join(cell(rows.get(lang, {}).get("coverage")) for lang in ("en", "zh"))
     every = rows["all"]
     return f"{cell(every['precision'])} / {cell(every['coverage'])} ({langs}) / {cell(every['held_back'])}"
+
+
+def scan(cases: Sequence[Case], base: Policy, field: str, values: Sequence[Any]) -> tuple[Policy, str]:
+    """One field of the written policy tried at each of `values` on the calibration `cases`, every
+    other field kept: the value with the most precise "answered" among those that call as many right
+    answers answered and hold back as many unanswerable questions as `base` does (ties to the
+    earlier value: list the stricter first); `base` itself when none does. Returns the policy and
+    the table of the values' figures."""
+    kept = figures(cases, [verdict(c, base) for c in cases])
+    lines = [f"| {field} | answered | precision | coverage | held_back |", "|---|---|---|---|---|"]
+    chosen, best = base, kept["precision"] or 0.0
+    for value in values:
+        policy = replace(base, **{field: value})
+        got = figures(cases, [verdict(c, policy) for c in cases])
+        lines.append(
+            f"| {value} | {got['answered']} | {cell(got['precision'])} | {cell(got['coverage'])} | "
+            f"{cell(got['held_back'])} |"
+        )
+        keeps = (got["coverage"] or 0.0) >= (kept["coverage"] or 0.0) and (got["held_back"] or 0.0) >= (
+            kept["held_back"] or 0.0
+        )
+        if keeps and (got["precision"] or 0.0) > best:
+            chosen, best = policy, got["precision"] or 0.0
+    lines.append(f"\nchosen: {field} = {getattr(chosen, field)}")
+    return chosen, "\n".join(lines)

@@ -101,7 +101,8 @@ def answered_everywhere(signals: Signals, finish_reason: str, grid: Grid, base: 
             | (v("fact_located_enough") & s.fact_located)
         )
         former = v("former_is_unsupported") & s.former
-        supported = (not s.problem) & ~former & (s.lexical | by_meaning) & words_ok & fact_ok
+        rival_ok = s.fact_rival < v("fact_rival_margin")
+        supported = (not s.problem) & ~former & rival_ok & (s.lexical | by_meaning) & words_ok & fact_ok
         about_by = (s.lexical_about is True) | s.located | (s.about_cosine >= v("about_cosine"))
         about = (
             supported

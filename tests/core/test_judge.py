@@ -260,3 +260,32 @@ def test_a_sibling_models_figure_is_not_about_the_model_asked_about(judged: Judg
     assert verdict(copied, must_match=True) != "answered"  # the S3's manual is not about the S5
     right = "清岚 S5 的复合滤网寿命约 4000 小时 [2]。"
     assert verdict(right, must_match=True) == verdict(right, must_match=False)
+
+
+def test_a_figure_whose_kind_another_sentence_states_about_the_question_is_bound_elsewhere(
+    judged: JudgeOf, policy: Policy
+) -> None:
+    contents = make_hit(
+        1,
+        "In the box: the bicycle, a hand pump, a water bottle (750 ml), a tool kit and this manual.",
+        page=2,
+    )
+    bags = make_hit(
+        2,
+        "Luggage. The rear pannier holds 20 litres and closes with a roll top. The handlebar bag is small.",
+        page=7,
+    )
+    question = "How much does the rear pannier hold?"
+    # loose: the figure's sentence counts when Folio found it, any sentence is about the question
+    loose = replace(
+        policy, fact_located_enough=True, fact_about_cosine=-1.0, about_cosine=0.0, answered_share=0.5
+    )
+
+    def verdict(answer: str, margin: float) -> str | None:
+        return judged(question, answer, [contents, bags], replace(loose, fact_rival_margin=margin)).verdict
+
+    bottle = "The rear pannier holds 750 ml [1, 2]."  # the bottle's volume, glued to the pannier
+    assert verdict(bottle, margin=2.0) == "answered"  # every word of it is in the manual
+    assert verdict(bottle, margin=policy.fact_rival_margin) != "answered"  # 20 litres is the pannier's
+    right = "The rear pannier holds 20 litres [2]."
+    assert verdict(right, margin=policy.fact_rival_margin) == "answered"

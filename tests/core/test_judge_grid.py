@@ -34,6 +34,7 @@ def _sentence(rng: random.Random, index: int) -> SentenceSignals:
         fact_about=fact_about,
         fact_gap=rng.uniform(-0.3, 0.1) if fact_about <= 1.0 else 0.0,
         fact_located=rng.random() < 0.5,
+        fact_rival=rng.choice([-2.0, rng.uniform(-0.1, 0.3)]),
         kind_clash=rng.random() < 0.2,
         other_name=rng.random() < 0.2,
         across=rng.random() < 0.2,
@@ -43,7 +44,7 @@ def _sentence(rng: random.Random, index: int) -> SentenceSignals:
 
 def test_every_grid_policy_gets_the_verdict_decide_gives() -> None:
     rng = random.Random(7)
-    base = Policy()
+    base = Policy(fact_rival_margin=0.1)  # off the grid's axes: the base's value is judged everywhere
     checked = answered = 0
     for _ in range(60):
         signals = Signals(

@@ -8,6 +8,8 @@ from dataclasses import dataclass
 
 import numpy as np
 
+from app.core.answering.evidence.facts import Facts, facts_of
+from app.core.answering.evidence.quantities import number_kinds
 from app.core.answering.evidence.scoring import Embed, Matrix
 from app.core.answering.evidence.sentences import split_sentences
 from app.core.answering.evidence.superseded import Replacement, replaced_figures
@@ -95,7 +97,8 @@ class Evidence:
         self._embed = embed
         self._vectors: Matrix | None = None
         self._question_vector: Matrix | None = None
-        self._numbers: dict[int, frozenset[str]] = {}
+        self._facts: dict[int, Facts] = {}
+        self._kinds: dict[int, dict[str, str]] = {}
         self._replaced: dict[int, frozenset[Replacement]] = {}
 
     @property
@@ -129,13 +132,23 @@ class Evidence:
             return None
         return unit_rows(self._embed(texts))
 
-    def numbers(self, index: int) -> frozenset[str]:
-        """The numbers sentence `index` states (facts.py), worked out once."""
-        if index not in self._numbers:
-            from app.core.answering.evidence.facts import facts_of
+    def facts(self, index: int) -> Facts:
+        """The facts sentence `index` states (facts.py), worked out once."""
+        if index not in self._facts:
+            self._facts[index] = facts_of(self.sentences[index].body)
+        return self._facts[index]
 
-            self._numbers[index] = facts_of(self.sentences[index].body).numbers
-        return self._numbers[index]
+    def numbers(self, index: int) -> frozenset[str]:
+        """The numbers sentence `index` states (facts.py)."""
+        return self.facts(index).numbers
+
+    def number_kinds(self, index: int) -> dict[str, str]:
+        """The figures of sentence `index` with what each measures (quantities.number_kinds), worked
+        out once."""
+        if index not in self._kinds:
+            facts = self.facts(index)
+            self._kinds[index] = number_kinds(facts.numbers, facts.quantities)
+        return self._kinds[index]
 
     def replaced(self, index: int) -> frozenset[Replacement]:
         """The figures sentence `index` states as former values, each with its replacement

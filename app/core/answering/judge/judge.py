@@ -54,6 +54,7 @@ def rule(signal: SentenceSignals, policy: Policy) -> SentenceRuling:
     supported = (
         not signal.problem
         and not (policy.former_is_unsupported and signal.former)
+        and signal.fact_rival < policy.fact_rival_margin
         and (signal.lexical or by_meaning)
         and (signal.across or signal.best < 0 or signal.gain >= policy.words_gain)
         and (

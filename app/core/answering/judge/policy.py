@@ -44,6 +44,10 @@ class Policy:
     fact_about_gap: float = 1.0
     # ...or the figure being stated by a sentence Folio found for the question before the model ran
     fact_located_enough: bool = False
+    # how much more about the question a passage sentence stating another figure of the same kind
+    # may be than the sentences stating a figure the answer gives before that figure counts as bound
+    # to something else (signals.SentenceSignals.fact_rival; 2.0: never)
+    fact_rival_margin: float = 2.0
     # whether a question that asks for a quantity is only "partly" answered when no statement that
     # answers it gives a figure the question does not
     quantity_needs_figure: bool = False

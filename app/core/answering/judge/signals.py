@@ -49,6 +49,12 @@ class SentenceSignals:
     # every number it gives that the question does not is stated by a sentence Folio found for the
     # question before the model ran (True when it gives no new number)
     fact_located: bool = True
+    # how much more about the question than every sentence stating a figure it gives is a passage
+    # sentence stating another figure of that kind (the milk jug's "350 ml" given for the long
+    # coffee, whose "110 ml" a sentence about the long coffee states): the question's best cosine
+    # with such a rival less its best with the figure's own sentences, the largest over its new
+    # figures (-2.0: no rival, or no new figure)
+    fact_rival: float = -2.0
     # the figures with units it gives that the question does not all measure something other than
     # what the question asks for ("300 tonnes" for a question about sales; evidence/asked.py)
     kind_clash: bool = False
@@ -202,6 +208,9 @@ def measure(
                 fact_about=fact_about,
                 fact_gap=fact_about - top if fact_about <= 1.0 else 0.0,
                 fact_located=(claimed.numbers - question_facts.numbers) <= located_numbers,
+                fact_rival=_fact_rival(
+                    given, claimed.numbers | question_facts.numbers, usable, evidence, about_question
+                ),
                 kind_clash=_kind_clash(claimed, question_facts, asked),
                 across=best >= 0 and bool(chinese[best]) != body_chinese,
                 other_name=bool(asked_names)
@@ -271,6 +280,41 @@ def _fact_about(
         best = max((float(about_question[i]) for i in holders), default=-1.0)
         weakest = min(weakest, best)
     return weakest
+
+
+def _fact_rival(
+    given: frozenset[str],
+    known: frozenset[str],
+    usable: Sequence[int],
+    evidence: Evidence,
+    about_question: np.ndarray | None,
+) -> float:
+    """For each new number (`given`), the best question cosine of a usable sentence stating a figure
+    of the same kind (quantities.number_kinds, as the passages state them) that is none of `known`
+    (the sentence's and the question's numbers), less the best of the sentences stating the number;
+    the largest of these, -2.0 when there is none."""
+    if not given or about_question is None:
+        return -2.0
+    largest = -2.0
+    for number in given:
+        holders = [i for i in usable if number in evidence.numbers(i)]
+        if not holders:
+            continue
+        mine = max(float(about_question[i]) for i in holders)
+        kinds = {evidence.number_kinds(i)[number] for i in holders}
+        rival = max(
+            (
+                float(about_question[j])
+                for j in usable
+                if any(
+                    kind in kinds and other not in known for other, kind in evidence.number_kinds(j).items()
+                )
+            ),
+            default=None,
+        )
+        if rival is not None:
+            largest = max(largest, rival - mine)
+    return largest
 
 
 def _gives_former(
