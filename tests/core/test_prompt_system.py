@@ -87,19 +87,6 @@ def test_the_worked_prompt_keeps_the_passages_after_the_example() -> None:
     )
 
 
-def test_the_native_style_writes_the_rules_in_the_questions_script() -> None:
-    assert answer_instructions("native", "Which option controls the cache size?") == INSTRUCTIONS
-    chinese = (
-        "你根据下面编号的段落回答关于用户文档的问题，只使用这些段落。\n"
-        "- 直接给出你的结论。不要总结、复述或照抄段落。\n"
-        "- 每个说法都标注支持它的段落编号，例如 [1] 或 [1, 3]。\n"
-        "- 如果段落中没有答案，就直接说文档中没有涉及。\n"
-        "- 用问题的语言回答。"
-    )
-    assert answer_instructions("native", "哪个选项控制缓存大小？") == chinese
-    assert answer_instructions("native", "キャッシュの大きさは？") == chinese  # any CJK script
-
-
 def test_an_unknown_prompt_style_is_a_bug() -> None:
     with pytest.raises(ValueError, match="chatty"):
         answer_instructions("chatty", "What is alpha?")

@@ -14,15 +14,6 @@ INSTRUCTIONS = (
     "- If the passages do not contain the answer, say plainly that the documents do not cover it.\n"
     "- Answer in the language of the question."
 )
-# Settings.prompt_style "native": the same rules written in Chinese for a CJK question (a small model
-# restates a Chinese question more often when its instructions are English; issue 32).
-INSTRUCTIONS_ZH = (
-    "你根据下面编号的段落回答关于用户文档的问题，只使用这些段落。\n"
-    "- 直接给出你的结论。不要总结、复述或照抄段落。\n"
-    "- 每个说法都标注支持它的段落编号，例如 [1] 或 [1, 3]。\n"
-    "- 如果段落中没有答案，就直接说文档中没有涉及。\n"
-    "- 用问题的语言回答。"
-)
 # Settings.prompt_style "worked", for small models that restate the question instead of answering
 # it (issue 32): the rules above with the answer form of a short factual question, then one made-up
 # example in the question's script (answer_instructions).
@@ -79,11 +70,9 @@ def passages_block(hits: Sequence[Hit]) -> str:
 def answer_instructions(style: str, question: str) -> str:
     """The instructions of an answer's prompt (Settings.prompt_style): "plain", the rules alone;
     "worked", the rules with the answer form, then the example in the question's script (Chinese for
-    any CJK question, English otherwise); "native", the rules in the question's script."""
+    any CJK question, English otherwise)."""
     if style == "plain":
         return INSTRUCTIONS
-    if style == "native":
-        return INSTRUCTIONS_ZH if cjk_language(question) is not None else INSTRUCTIONS
     if style == "worked":
         example = WORKED_EXAMPLE_ZH if cjk_language(question) is not None else WORKED_EXAMPLE_EN
         return f"{WORKED_INSTRUCTIONS}\n\n{example}"
