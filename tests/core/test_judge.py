@@ -289,3 +289,32 @@ def test_a_figure_whose_kind_another_sentence_states_about_the_question_is_bound
     assert verdict(bottle, margin=policy.fact_rival_margin) != "answered"  # 20 litres is the pannier's
     right = "The rear pannier holds 20 litres [2]."
     assert verdict(right, margin=policy.fact_rival_margin) == "answered"
+
+
+def test_an_english_answer_over_a_chinese_page_is_measured_on_the_within_script_scale(
+    judged: JudgeOf, policy: Policy
+) -> None:
+    hits = [
+        make_hit(
+            1,
+            "2018 年,白沙码头开通了去东岛的快船。从白沙码头坐快船到东岛约需 35 分钟,每天往返六班。",
+            document="baisha-guide.pdf",
+        )
+    ]
+    question = "How long does the fast ferry from Baisha take to reach East Island?"
+    answer = "The fast ferry from Baisha takes about 35 minutes to reach East Island [1]."
+    assert policy.cross_translation < 1.0  # the shipped policy aligns cosines across scripts
+    assert judged(question, answer, hits).verdict == "answered"
+    unaligned = replace(policy, cross_unrelated=0.0, cross_translation=1.0)
+    assert judged(question, answer, hits, unaligned).verdict != "answered"
+
+
+def test_a_hyphenated_english_word_over_chinese_text_is_a_translation_not_a_missing_code() -> None:
+    chinese = "从青溪站乘高速列车到杭州约需 50 分钟。"
+    english = "A regular train to Hangzhou takes about 50 minutes."
+    claimed = facts_of("The high-speed train takes about 50 minutes.")
+    assert "high-speed" in claimed.codes
+    assert missing_facts(claimed, facts_of(chinese), chinese) == 0
+    assert missing_facts(claimed, facts_of(english), english) == 1  # English text would write it
+    path = facts_of("The settings are in /etc/apt/apt.conf.d.")
+    assert missing_facts(path, facts_of(chinese), chinese) == 1  # a real code is written verbatim
