@@ -36,6 +36,13 @@ def test_numbers_of_names_and_page_references_are_not_figures() -> None:
     assert naming_numbers("Wait 12s, walk 5km, listen on port 8420 of Tessel 3.2") == set()
 
 
+def test_numbers_of_section_table_and_chapter_references_are_not_figures() -> None:
+    assert naming_numbers("are listed in the control file (see Section 7.4)") == {"7.4"}
+    assert naming_numbers("Table 9.10 lists them; chapter 5 and § 3 explain why") == {"9.10", "5", "3"}
+    assert naming_numbers("详见第 5 章和第 2.1 节") == {"5", "2.1"}
+    assert naming_numbers("The table holds 12 rows in 3 sections") == set()  # counts, not references
+
+
 def test_areas_people_and_chinese_multipliers_have_their_units() -> None:
     assert quantities("46,000 people") == {("46000", "people")}
     assert quantities("常住人口为 4.6 万人") == {("46000", "people"), ("4.6", "people")}  # as written too

@@ -164,11 +164,15 @@ def dimensions(held: frozenset[Quantity]) -> frozenset[str]:
     return frozenset(_DIMENSIONS.get(unit, unit) for _, unit in held)
 
 
-# A number glued to letters names a thing ("E7", "KX-40", "LP-07", "v2"), and a page reference
-# ("Page 4 of 5", "第 2 页,共 3 页") locates one: neither is a figure stated about a subject.
+# A number glued to letters names a thing ("E7", "KX-40", "LP-07", "v2"), and a page or section
+# reference ("Page 4 of 5", "第 2 页,共 3 页", "Section 7.4") locates one: neither is a figure stated
+# about a subject.
 _IDENTIFIER = re.compile(r"(?<![A-Za-z0-9.])[A-Za-z]+-?(\d+(?:\.\d+)*)\b|\b(\d+)[A-Za-z]+\b")
 _PAGE_REFERENCE = re.compile(
-    r"\b(?:page|p\.|pp\.)\s*(\d+)(?:\s*(?:of|/|–|-)\s*(\d+))?|第\s*(\d+)\s*页(?:\s*[,，]?\s*共\s*(\d+)\s*页)?",
+    r"\b(?:page|p\.|pp\.)\s*(\d+)(?:\s*(?:of|/|–|-)\s*(\d+))?|第\s*(\d+)\s*页(?:\s*[,，]?\s*共\s*(\d+)\s*页)?"
+    # a part of a text: "Section 7.4", "Table 2.19", "chapter 5", "§ 3", "第 5 章", "第 2.1 节"
+    r"|(?:\b(?:section|sections|chapter|chapters|table|figure|fig\.|appendix)|§)\s*(\d+(?:\.\d+)*)"
+    r"|第\s*(\d+(?:\.\d+)*)\s*[章节]",
     re.IGNORECASE,
 )
 
