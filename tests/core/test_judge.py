@@ -318,3 +318,15 @@ def test_a_hyphenated_english_word_over_chinese_text_is_a_translation_not_a_miss
     assert missing_facts(claimed, facts_of(english), english) == 1  # English text would write it
     path = facts_of("The settings are in /etc/apt/apt.conf.d.")
     assert missing_facts(path, facts_of(chinese), chinese) == 1  # a real code is written verbatim
+
+
+def test_an_english_answer_with_one_stray_chinese_character_is_still_english(judged: JudgeOf) -> None:
+    hits = [make_hit(1, "冷启动。模型的冷启动时间主要取决于模型文件的大小。", document="notes.zh.pdf")]
+    question = "What does the cold start time of the model mostly depend on?"
+    clean = "The cold start time of the model mostly depends on the file's size."
+    slip = "The cold start time of the model mostly depends on the file的 size."
+    assert judged(question, clean, hits).verdict == "answered"
+    # one character of the page's script inside an English sentence (a small model's slip) does not
+    # make it Chinese: its cosine with the English question is not put on the cross-script scale, where
+    # an answer this close to its question would read as the question said again
+    assert judged(question, slip, hits).verdict == "answered"

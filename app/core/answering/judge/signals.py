@@ -18,7 +18,7 @@ from app.core.answering.judge.checks import Attribution, SentenceCheck
 from app.core.keywords import content_terms
 from app.core.names import Name, PlaceNames, names_in, place_names
 from app.core.passage import Hit
-from app.core.script import has_cjk
+from app.core.script import text_script
 
 
 @dataclass(frozen=True)
@@ -143,8 +143,8 @@ def measure(
     question_facts = facts_of(question)
     asked = asked_dimensions(question)
     asks_former = asks_former_value(question)
-    chinese = np.array([has_cjk(sentence.body) for sentence in evidence.sentences], dtype=bool)
-    asked_chinese = has_cjk(question)
+    chinese = np.array([_chinese(sentence.body) for sentence in evidence.sentences], dtype=bool)
+    asked_chinese = _chinese(question)
     # the question's cosine with every passage sentence, across scripts put on one scale
     about_question = (
         cross.aligned(vectors[1] @ vectors[0], chinese != asked_chinese) if vectors is not None else None
@@ -160,7 +160,7 @@ def measure(
     for row, index in enumerate(factual):
         check = attribution.sentences[index]
         body = bodies[row]
-        body_chinese = has_cjk(body)
+        body_chinese = _chinese(body)
         cosines = _cosines(vectors, answer_vectors, row, usable)
         cosines = cross.aligned(cosines, chinese[list(usable)] != body_chinese) if cosines.size else cosines
         best = usable[int(np.argmax(cosines))] if cosines.size else -1
@@ -229,6 +229,12 @@ def measure(
             )
         )
     return Signals(tuple(measured), refused, quantity)
+
+
+def _chinese(text: str) -> bool:
+    """Whether `text` is written in Chinese (CJK) rather than English: by its share of CJK characters,
+    so that an English sentence with one stray character ("the prompt词's length") stays English."""
+    return text_script(text) == "cjk"
 
 
 def _body(check: SentenceCheck) -> str:
