@@ -2,7 +2,7 @@
 and its verdict, as a person sees them.
 
 Run: xvfb-run -a -s "-screen 0 1400x900x24" .venv/bin/python -m tests.gui.found_screens OUT \\
-         --files A.pdf B.pdf --question "…" [--question "…"] [--language zh]
+         --files A.pdf B.pdf --question "…" [--question "…"] [--language zh_CN]
 The real window, models and embedder over a temporary library of the files (dropped on the window).
 Each question is asked in a new chat; the script prints the answer, its verdict and its found lines,
 and saves the window after each as OUT-<n>.png (OUT.png for one question).
