@@ -50,8 +50,8 @@ class SentenceSignals:
     # question before the model ran (True when it gives no new number)
     fact_located: bool = True
     # how much more about the question than every sentence stating a figure it gives is a passage
-    # sentence stating another figure of that kind (the milk jug's "350 ml" given for the long
-    # coffee, whose "110 ml" a sentence about the long coffee states): the question's best cosine
+    # sentence stating another figure of that kind (the box contents' "milk jug (350 ml)" given for
+    # the long coffee, where the sentences about the coffees state their ml): the question's best cosine
     # with such a rival less its best with the figure's own sentences, the largest over its new
     # figures (-2.0: no rival, or no new figure)
     fact_rival: float = -2.0
