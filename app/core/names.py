@@ -141,6 +141,11 @@ class PlaceNames:
             for name in asked
         )
 
+    def silent_on(self, name: Name) -> bool:
+        """Whether the passage names no member of `name`'s family, in its title or its text (the
+        Debian guide's "E3" video card, for a question about the KX-40's E3)."""
+        return not self.members(name)
+
     def about_asked(self, asked: Iterable[Name]) -> bool:
         """Whether the passage is about a name the question asks about."""
         return any(name in self.members(name) for name in asked)

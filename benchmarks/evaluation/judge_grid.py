@@ -114,7 +114,7 @@ def answered_everywhere(signals: Signals, finish_reason: str, grid: Grid, base: 
         answering = stated & supported & about
         stated_count = stated_count + stated
         answering_count = answering_count + answering
-        if s.new_facts:
+        if s.new_figures:
             figures = figures | answering
     held_back_for_figure = v("quantity_needs_figure") & signals.asks_quantity & ~figures
     answered = (

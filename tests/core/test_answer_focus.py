@@ -55,5 +55,17 @@ def test_what_a_quantity_question_asks_for_is_named_in_both_languages() -> None:
     assert asked_dimensions("How much RAM does it need?") == {"data"}
     assert asked_dimensions("青溪水库的总库容是多少？") == {"volume"}
     assert asked_dimensions("How many people lived there in 2021?") == {"people"}
-    assert asked_dimensions("In which year was it built?") == set()  # a year is a plain number
+    # a time: a year answers it as a plain number (no unit to clash); "300 yuan" or "12 万人" do not
+    assert asked_dimensions("In which year was it built?") == {"time"}
     assert asked_dimensions("Who pays for the test suite?") == set()  # no quantity asked
+
+
+def test_a_share_a_loudness_and_a_time_asked_by_when_are_quantities() -> None:
+    assert asks_quantity("Roughly what share of packages can debhelper build without big changes?")
+    assert asked_dimensions("Roughly what proportion of the town's tea is exported?") == {"share"}
+    assert asked_dimensions("How loud does the S5 get at its top fan speed?") == {"loudness"}
+    assert asked_dimensions("S5 最高档的噪音有多大？") == {"loudness"}
+    assert asked_dimensions("青溪镇的茶花节在什么时候举办？") == {"time"}
+    assert asked_dimensions("When was the Debian project started?") == {"time"}
+    # a clause that starts with "when" asks for no time
+    assert asked_dimensions("When I switch it on, how loud is it?") == {"loudness"}

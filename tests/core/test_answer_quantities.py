@@ -60,3 +60,17 @@ def test_money_and_cubic_measures_have_their_units() -> None:
         "time",
         "mass",
     }
+
+
+def test_gallons_decibels_pounds_miles_and_bars_are_units() -> None:
+    assert quantities("about 300 gallons a year") == {("300", "gal")}
+    assert clashes(quantities("300 gallons of green tea"), quantities("年产绿茶约 300 吨")) == 1  # tonnes
+    assert quantities("26 dB at night") == quantities("夜间 26 分贝") == {("26", "db")}
+    assert dimensions(quantities("63 dB(A), 15 bar, a 5 lb bag, 3 miles, 2 gallons")) == {
+        "loudness",
+        "pressure",
+        "mass",
+        "length",
+        "volume",
+    }
+    assert quantities("坐 3 巴士") == frozenset()  # 巴 alone is no bar

@@ -151,6 +151,14 @@ def test_facts_read_the_same_in_both_languages() -> None:
     assert missing_facts(minutes, chinese, "运行 dpkg-reconfigure tzdata，大约需要 12 秒。") == 1
 
 
+def test_a_unit_is_a_measure_not_a_code_the_other_language_must_write() -> None:
+    english = facts_of("At its top fan speed it gets to 63 dB.")
+    assert english.codes == frozenset() and english.quantities == {("63", "db")}
+    page = "最高档运行噪音 63 分贝。"
+    assert missing_facts(english, facts_of(page), page) == 0
+    assert missing_facts(facts_of("It gets to 63 gallons."), facts_of(page), page) == 1
+
+
 def test_cosines_across_scripts_are_put_on_the_within_script_scale() -> None:
     cross = CrossLanguage(unrelated=0.1, translation=0.75)
     cosines = np.array([0.1, 0.75, 0.43, 0.43, 0.9])
@@ -189,6 +197,62 @@ def test_a_quantity_asked_for_and_not_given_is_at_most_partly_answered(
     assert verdict(without, needs_figure=False) == "answered"  # the switch is what holds it back
     with_figure = "Hold the filter key for five seconds to reset the filter indicator [1]."
     assert verdict(with_figure, needs_figure=True) == verdict(with_figure, needs_figure=False)
+
+
+def test_a_code_token_is_no_figure_for_a_quantity_asked(judged: JudgeOf, policy: Policy) -> None:
+    hits = [
+        make_hit(1, "Indicator. Hold the FILTER_RESET key for five seconds to reset the filter indicator.")
+    ]
+    question = "Which key resets the filter indicator, and for how long must it be held?"
+
+    def verdict(answer: str, needs_figure: bool) -> str | None:
+        return judged(question, answer, hits, replace(policy, quantity_needs_figure=needs_figure)).verdict
+
+    code_only = "The FILTER_RESET key resets the filter indicator [1]."
+    assert verdict(code_only, needs_figure=False) == "answered"
+    assert verdict(code_only, needs_figure=True) != "answered"  # the key's name is no duration
+    held = "Hold the FILTER_RESET key for five seconds to reset the filter indicator [1]."
+    assert verdict(held, needs_figure=True) == "answered"
+
+
+def test_a_count_given_for_a_when_is_not_about_the_question(judged: JudgeOf, policy: Policy) -> None:
+    hits = [make_hit(1, "青溪镇每年农历三月初三举办茶花节。2019 年茶花节期间接待游客约 12 万人。")]
+    question = "青溪镇的茶花节在什么时候举办？"
+    loose = replace(policy, fact_located_enough=True, about_cosine=0.0, answered_share=0.5)
+
+    def verdict(answer: str, must_match: bool) -> str | None:
+        return judged(question, answer, hits, replace(loose, figure_kind_must_match=must_match)).verdict
+
+    visitors = "茶花节期间接待游客约 12 万人 [1]。"
+    assert verdict(visitors, must_match=False) == "answered"  # supported word for word
+    assert verdict(visitors, must_match=True) != "answered"  # people do not say when
+    right = "青溪镇的茶花节在每年农历三月初三举办 [1]。"
+    assert verdict(right, must_match=True) == "answered"
+
+
+def test_a_passage_that_never_names_the_model_asked_is_not_about_it(judged: JudgeOf, policy: Policy) -> None:
+    kx40 = make_hit(
+        1,
+        "Error codes. E3: the water tank is empty or not seated. Fill the tank and push it down until it "
+        "clicks.",
+        document="aurelia-kx40-manual.pdf",
+    )
+    installer = make_hit(
+        2,
+        "某些 E3 显示卡在内核引导时可能没有被检测到，可以使用引导参数 fb=false 禁止帧缓存控制台。",
+        document="debian-installation-guide.zh-cn.pdf",
+    )
+    question = "我家的 KX-40 显示屏上跳出 E3，这是哪里出了问题？"
+    loose = replace(policy, fact_about_cosine=-1.0, about_cosine=0.0, answered_share=0.5)
+
+    def verdict(answer: str, must_match: bool, hits: list[Hit]) -> str | None:
+        return judged(question, answer, hits, replace(loose, name_must_match=must_match)).verdict
+
+    card = "E3 显示卡在内核引导时可能没有被检测到 [2]。"  # the installer's E3, word for word
+    assert verdict(card, must_match=False, hits=[kx40, installer]) == "answered"
+    assert verdict(card, must_match=True, hits=[kx40, installer]) != "answered"
+    # with no passage about the KX-40 among them, a page that names no model is not held against it
+    assert verdict(card, must_match=True, hits=[installer]) == "answered"
 
 
 def test_a_figure_of_another_kind_than_asked_is_not_about_the_question(

@@ -16,6 +16,7 @@ from benchmarks.evaluation.judge_grid import answered_everywhere
 def _sentence(rng: random.Random, index: int) -> SentenceSignals:
     """A sentence with signals drawn around the grid's thresholds."""
     fact_about = rng.choice([2.0, rng.uniform(-0.2, 0.8)])
+    new_figures = rng.random() < 0.4
     return SentenceSignals(
         index=index,
         lexical=rng.random() < 0.6,
@@ -29,7 +30,8 @@ def _sentence(rng: random.Random, index: int) -> SentenceSignals:
         located=rng.random() < 0.4,
         missing=rng.choice([0, 0, 1]),
         novelty=rng.uniform(0.0, 1.0),
-        new_facts=rng.random() < 0.5,
+        new_facts=new_figures or rng.random() < 0.3,
+        new_figures=new_figures,
         cjk=rng.random() < 0.5,
         fact_about=fact_about,
         fact_gap=rng.uniform(-0.3, 0.1) if fact_about <= 1.0 else 0.0,

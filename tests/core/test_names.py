@@ -100,3 +100,12 @@ def test_a_release_s_notes_that_speak_of_the_asked_release_are_not_held_against_
     assert not about_another(
         series, _hit("Tessel 2.x reached end of life in 2023.", "tessel-3.1-release-notes.pdf", "")
     )
+
+
+def test_a_passage_silent_on_a_family_names_none_of_it() -> None:
+    kx40 = names_in("我家的 KX-40 显示屏上跳出 E3")
+    installer = place_names(_hit("某些 E3 显示卡可能没有被检测到。", "debian-installation-guide.zh-cn.pdf"))
+    manual = place_names(_hit("E3: the water tank is empty.", "aurelia-kx40-manual.pdf"))
+    kx = Name("kx", "40")
+    assert kx in kx40 and installer.silent_on(kx) and not manual.silent_on(kx)
+    assert not installer.silent_on(Name("e", "3"))  # the installer's text names an E3

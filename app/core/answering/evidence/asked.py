@@ -11,7 +11,8 @@ _LATIN_QUANTITY = re.compile(
     r"\bhow\s+(?:many|much|long|old|tall|high|big|large|wide|deep|far|soon|often|heavy|fast|hot|cold|loud)\b"
     r"|\b(?:what|which)\s+(?:year|date|day|month|time|age|size|height|length|width|depth|weight|"
     r"temperature|speed|percentage|percent|number|port|version|capacity|volume|voltage|power|"
-    r"frequency|distance|price|cost|limit|level|value|rate|interval)\b"
+    r"frequency|distance|price|cost|limit|level|value|rate|interval|share|proportion|fraction|ratio|"
+    r"amount|quantity|pressure)\b"
     r"|\bin\s+(?:which|what)\s+year\b|\bwhen\b|\bup\s+to\s+what\b",
     re.IGNORECASE,
 )
@@ -36,7 +37,9 @@ _ASKED_DIMENSIONS: tuple[tuple[frozenset[str], re.Pattern[str]], ...] = tuple(
         (
             ("time",),
             r"\bhow\s+(?:often|soon)\b|\bhow\s+many\s+(?:seconds|minutes|hours|days|weeks|months|years)\b"
-            r"|\b(?:duration|interval)\b|多久|多长时间|多少时间|(?:多少|几)(?:秒|分钟|个?小时|天|周|个?星期|个月)|时长|间隔",
+            r"|\b(?:duration|interval)\b|多久|多长时间|多少时间|(?:多少|几)(?:秒|分钟|个?小时|天|周|个?星期|个月)|时长|间隔"
+            r"|\bwhen\s+(?:is|was|are|were|did|does|do|will)\b|\b(?:what|which)\s+(?:year|date|day|month)\b"
+            r"|\bin\s+(?:which|what)\s+year\b|什么时候|何时|哪一?年|哪天|几月",
         ),
         (
             ("length",),
@@ -59,6 +62,11 @@ _ASKED_DIMENSIONS: tuple[tuple[frozenset[str], re.Pattern[str]], ...] = tuple(
         ),
         (("share",), r"\b(?:percentage|percent|proportion)\b|\bwhat\s+share\b|百分之|百分比|比例|占比"),
         (("temperature",), r"\b(?:temperature|how\s+hot|how\s+cold)\b|温度|多少度"),
+        (
+            ("loudness",),
+            r"\bhow\s+(?:loud|noisy)\b|\b(?:noise\s+level|loudness|decibels?)\b|噪音|噪声|分贝|多响",
+        ),
+        (("pressure",), r"\bpressure\b|压力|气压|水压"),
         (("power",), r"\b(?:wattage|power\s+draw|power\s+consumption)\b|功率"),
         (("area",), r"\barea\b|面积"),
     )

@@ -6,7 +6,7 @@ import re
 from dataclasses import dataclass
 
 from app.core.answering.evidence.lexical import normalize
-from app.core.answering.evidence.quantities import Quantity, clashes, naming_numbers, quantities
+from app.core.answering.evidence.quantities import Quantity, clashes, is_unit, naming_numbers, quantities
 from app.core.keywords import content_terms, is_number
 from app.core.script import has_cjk
 
@@ -43,7 +43,7 @@ def facts_of(text: str) -> Facts:
     codes = frozenset(
         match.group().lower().strip("-") if match.group().startswith("-") else match.group().lower()
         for match in _CODE.finditer(norm)
-        if match.group() not in _NOT_CODE
+        if match.group() not in _NOT_CODE and not is_unit(match.group())
     )
     return Facts(numbers, quantities(norm), codes)
 

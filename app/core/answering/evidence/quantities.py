@@ -15,12 +15,16 @@ _UNITS: dict[str, tuple[str, ...]] = {
     "cm": ("cm", "centimetre", "centimetres", "centimeter", "centimeters", "厘米"),
     "mm": ("mm", "millimetre", "millimetres", "millimeter", "millimeters", "毫米"),
     "ft": ("ft", "foot", "feet"),
-    "inch": ("inch", "inches"),
+    "inch": ("inch", "inches", "英寸"),
+    "mile": ("mile", "miles", "英里"),
     "l": ("litre", "litres", "liter", "liters", "升"),
     "ml": ("ml", "millilitre", "millilitres", "milliliter", "milliliters", "毫升"),
+    "gal": ("gal", "gallon", "gallons", "加仑"),
     "kg": ("kg", "kilogram", "kilograms", "kilo", "kilos", "千克", "公斤"),
     "g": ("gram", "grams", "克"),
     "t": ("tonne", "tonnes", "ton", "tons", "吨"),
+    "lb": ("lb", "lbs", "pound", "pounds", "磅"),
+    "oz": ("oz", "ounce", "ounces", "盎司"),
     "s": ("sec", "secs", "second", "seconds", "秒", "秒钟"),
     "min": ("min", "mins", "minute", "minutes", "分钟"),
     "h": ("hr", "hrs", "hour", "hours", "小时", "个小时"),
@@ -40,6 +44,8 @@ _UNITS: dict[str, tuple[str, ...]] = {
     "w": ("watt", "watts", "瓦"),
     "kw": ("kw", "kilowatt", "kilowatts", "千瓦"),
     "v": ("volt", "volts", "伏"),
+    "db": ("db", "dba", "db(a)", "decibel", "decibels", "分贝"),
+    "bar": ("bar", "bars"),
     "mah": ("mah",),
     "hz": ("hz", "hertz"),
     "khz": ("khz",),
@@ -100,6 +106,11 @@ _QUANTITY = re.compile(
 Quantity = tuple[str, str]  # (number as in content terms, canonical unit)
 
 
+def is_unit(word: str) -> bool:
+    """Whether `word` spells a unit ("dB", "kW", "GB"): a measure, not a code token."""
+    return word.lower() in _CANONICAL
+
+
 def _unit(spelling: str) -> str | None:
     if len(spelling) == 1 and spelling.isascii() and spelling.isalpha():
         return _SYMBOLS.get(spelling)  # case-sensitive: "m" metres, "M" not a unit
@@ -144,9 +155,9 @@ def clashes(claimed: frozenset[Quantity], held: frozenset[Quantity]) -> int:
 
 # What a unit measures: two figures compete for one subject only when they measure the same thing.
 _DIMENSIONS = {
-    **dict.fromkeys(("m", "km", "cm", "mm", "ft", "inch"), "length"),
-    **dict.fromkeys(("l", "ml", "m3", "cm3"), "volume"),
-    **dict.fromkeys(("kg", "g", "t"), "mass"),
+    **dict.fromkeys(("m", "km", "cm", "mm", "ft", "inch", "mile"), "length"),
+    **dict.fromkeys(("l", "ml", "gal", "m3", "cm3"), "volume"),
+    **dict.fromkeys(("kg", "g", "t", "lb", "oz"), "mass"),
     **dict.fromkeys(("s", "min", "h", "day", "week", "month", "year"), "time"),
     **dict.fromkeys(("byte", "kb", "kib", "mb", "mib", "gb", "gib", "tb"), "data"),
     **dict.fromkeys(("w", "kw"), "power"),
@@ -155,6 +166,8 @@ _DIMENSIONS = {
     **dict.fromkeys(("hz", "khz", "mhz", "ghz"), "frequency"),
     "%": "share",
     "deg": "temperature",
+    "db": "loudness",
+    "bar": "pressure",
     "money": "money",
 }
 

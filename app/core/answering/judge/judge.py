@@ -90,7 +90,7 @@ def decide(
     if finish_reason != "stop" or len(answering) < policy.answered_share * len(stated):
         return rulings, "partly"
     figures = any(
-        s.new_facts
+        s.new_figures
         for s, r in zip(signals.sentences, rulings, strict=True)
         if r.supported and r.about and not r.restated
     )

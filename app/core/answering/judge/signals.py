@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-from collections.abc import Sequence
+from collections.abc import Collection, Sequence
 from dataclasses import dataclass
 
 import numpy as np
@@ -38,6 +38,7 @@ class SentenceSignals:
     missing: int  # its facts (numbers, quantities, code tokens) that the best passage lacks
     novelty: float  # the share of its terms that are not the question's
     new_facts: bool  # it states a number or a code token the question does not
+    new_figures: bool  # it states a number the question does not (a code token is no figure)
     cjk: bool  # it, or its best passage sentence, is Chinese text
     # how much the passage sentences that state its new figures are about the question: for each
     # number it gives that the question does not, the best cosine of the question with a usable
@@ -66,7 +67,9 @@ class SentenceSignals:
     # current holds a number the question names, and the question does not ask for the former value
     former: bool = False
     # a passage that supports it is about a sibling of a model or version the question names, and
-    # none is about that one (the S3's manual for a question about the S5; app/core/names.py)
+    # none is about that one (the S3's manual for a question about the S5; app/core/names.py), or none
+    # names that model's family at all while another passage of the prompt is about it (a Debian
+    # guide's "E3" for a question about the KX-40's E3, the KX-40's manual among the passages)
     other_name: bool = False
 
     @property
@@ -204,6 +207,7 @@ def measure(
                 missing=missing,
                 novelty=novelty,
                 new_facts=_adds_facts(claimed, question_facts),
+                new_figures=bool(given),
                 cjk=body_chinese or (best >= 0 and bool(chinese[best])),
                 fact_about=fact_about,
                 fact_gap=fact_about - top if fact_about <= 1.0 else 0.0,
@@ -215,7 +219,9 @@ def measure(
                 across=best >= 0 and bool(chinese[best]) != body_chinese,
                 other_name=bool(asked_names)
                 and _about_another(
-                    asked_names, [names_of[evidence.sentences[i].chunk_id] for i in supporting]
+                    asked_names,
+                    [names_of[evidence.sentences[i].chunk_id] for i in supporting],
+                    names_of.values(),
                 ),
                 former=not asks_former
                 and _gives_former(
@@ -358,12 +364,22 @@ def _kind_clash(claimed: Facts, question: Facts, asked: frozenset[str]) -> bool:
     return bool(given) and not given & asked
 
 
-def _about_another(asked: frozenset[Name], supporting: Sequence[PlaceNames]) -> bool:
-    """Whether a passage supporting the sentence is about a sibling of the model the question names
-    and none is about that model."""
-    return any(names.about_another(asked) for names in supporting) and not any(
+def _about_another(
+    asked: frozenset[Name], supporting: Sequence[PlaceNames], passages: Collection[PlaceNames]
+) -> bool:
+    """Whether the passages supporting the sentence are about something other than a model the
+    question names: one is about a sibling of it and none about it, or none names its family at all
+    while another of the prompt's passages is about it (a general guide is no other model's page
+    when the library holds none about the one asked)."""
+    sibling = any(names.about_another(asked) for names in supporting) and not any(
         names.about_asked(asked) for names in supporting
     )
+    unnamed = bool(supporting) and any(
+        all(names.silent_on(name) for names in supporting)
+        and any(names.about_asked((name,)) for names in passages)
+        for name in asked
+    )
+    return sibling or unnamed
 
 
 def _text(evidence: Evidence, texts: dict[int, str], index: int) -> str:
