@@ -215,59 +215,30 @@ def test_a_code_token_is_no_figure_for_a_quantity_asked(judged: JudgeOf, policy:
     assert verdict(held, needs_figure=True) == "answered"
 
 
-def test_a_count_given_for_a_when_is_not_about_the_question(judged: JudgeOf, policy: Policy) -> None:
-    hits = [make_hit(1, "青溪镇每年农历三月初三举办茶花节。2019 年茶花节期间接待游客约 12 万人。")]
-    question = "青溪镇的茶花节在什么时候举办？"
-    loose = replace(policy, fact_located_enough=True, about_cosine=0.0, answered_share=0.5)
-
-    def verdict(answer: str, must_match: bool) -> str | None:
-        return judged(question, answer, hits, replace(loose, figure_kind_must_match=must_match)).verdict
-
-    visitors = "茶花节期间接待游客约 12 万人 [1]。"
-    assert verdict(visitors, must_match=False) == "answered"  # supported word for word
-    assert verdict(visitors, must_match=True) != "answered"  # people do not say when
-    right = "青溪镇的茶花节在每年农历三月初三举办 [1]。"
-    assert verdict(right, must_match=True) == "answered"
-
-
-def test_a_passage_that_never_names_the_model_asked_is_not_about_it(judged: JudgeOf, policy: Policy) -> None:
-    kx40 = make_hit(
-        1,
-        "Error codes. E3: the water tank is empty or not seated. Fill the tank and push it down until it "
-        "clicks.",
-        document="aurelia-kx40-manual.pdf",
-    )
-    installer = make_hit(
-        2,
-        "某些 E3 显示卡在内核引导时可能没有被检测到，可以使用引导参数 fb=false 禁止帧缓存控制台。",
-        document="debian-installation-guide.zh-cn.pdf",
-    )
-    question = "我家的 KX-40 显示屏上跳出 E3，这是哪里出了问题？"
-    loose = replace(policy, fact_about_cosine=-1.0, about_cosine=0.0, answered_share=0.5)
-
-    def verdict(answer: str, must_match: bool, hits: list[Hit]) -> str | None:
-        return judged(question, answer, hits, replace(loose, name_must_match=must_match)).verdict
-
-    card = "E3 显示卡在内核引导时可能没有被检测到 [2]。"  # the installer's E3, word for word
-    assert verdict(card, must_match=False, hits=[kx40, installer]) == "answered"
-    assert verdict(card, must_match=True, hits=[kx40, installer]) != "answered"
-    # with no passage about the KX-40 among them, a page that names no model is not held against it
-    assert verdict(card, must_match=True, hits=[installer]) == "answered"
-
-
 def test_a_figure_of_another_kind_than_asked_is_not_about_the_question(
     judged: JudgeOf, policy: Policy
 ) -> None:
-    hits = [make_hit(1, "青溪茶业有限公司年产绿茶约 300 吨，产品销往全国二十多个省份。")]
-    question = "青溪茶业有限公司的年销售额是多少？"
     loose = replace(policy, fact_located_enough=True, about_cosine=0.0, answered_share=0.5)
 
-    def verdict(answer: str, must_match: bool) -> str | None:
-        return judged(question, answer, hits, replace(loose, figure_kind_must_match=must_match)).verdict
+    def verdict(question: str, page: str, answer: str, must_match: bool) -> str | None:
+        ruled = replace(loose, figure_kind_must_match=must_match)
+        return judged(question, answer, [make_hit(1, page)], ruled).verdict
 
+    sales = (
+        "青溪茶业有限公司的年销售额是多少？",
+        "青溪茶业有限公司年产绿茶约 300 吨，产品销往全国二十多个省份。",
+    )
     tonnes = "青溪茶业有限公司的年销售额是 300 吨 [1]。"
-    assert verdict(tonnes, must_match=False) == "answered"  # supported word for word
-    assert verdict(tonnes, must_match=True) != "answered"  # tonnes do not measure sales
+    assert verdict(*sales, tonnes, must_match=False) == "answered"  # supported word for word
+    assert verdict(*sales, tonnes, must_match=True) != "answered"  # tonnes do not measure sales
+    when = (
+        "青溪镇的茶花节在什么时候举办？",
+        "青溪镇每年农历三月初三举办茶花节。2019 年茶花节期间接待游客约 12 万人。",
+    )
+    visitors = "茶花节期间接待游客约 12 万人 [1]。"
+    assert verdict(*when, visitors, must_match=False) == "answered"
+    assert verdict(*when, visitors, must_match=True) != "answered"  # people do not say when
+    assert verdict(*when, "青溪镇的茶花节在每年农历三月初三举办 [1]。", must_match=True) == "answered"
 
 
 def test_a_former_value_given_as_the_current_one_is_not_supported(judged: JudgeOf, policy: Policy) -> None:
