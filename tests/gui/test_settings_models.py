@@ -237,21 +237,41 @@ def test_a_list_for_an_address_since_changed_is_not_shown(
     assert box.model_name() == "typed-by-hand" and box.model.count() == 0
 
 
-def test_the_bigger_bundled_model_is_offered_as_more_careful_and_slower_with_its_figures(
-    qtbot: QtBot, tmp_path: Path, runner: TaskRunner, monkeypatch: pytest.MonkeyPatch
-) -> None:
-    from app.core.generate.catalog import chat_models
+def _offered(
+    qtbot: QtBot, tmp_path: Path, runner: TaskRunner, monkeypatch: pytest.MonkeyPatch, key: str
+) -> tuple[SettingsDialog, int, Path]:
+    """Settings with only the catalog model `key` installed on request (only its file's presence is
+    read): the dialog, that model's row in its bundled-models list, the models folder."""
+    from app.core.generate.catalog import by_key
 
-    bigger = next(m for m in chat_models() if m.role == "optional")
     models = tmp_path / "models"
     models.mkdir()
-    (models / bigger.file).write_bytes(b"GGUF")  # installed on request: only its presence is read
+    (models / by_key(key).file).write_bytes(b"GGUF")
     monkeypatch.setenv("FOLIO_MODELS", str(models))
     dialog = SettingsDialog(Settings(), None, runner=runner)
     qtbot.addWidget(dialog)
+    return dialog, dialog.known_models.findData(str(models / by_key(key).file)), models
+
+
+def test_the_bigger_bundled_model_is_offered_as_more_careful_and_slower_with_its_figures(
+    qtbot: QtBot, tmp_path: Path, runner: TaskRunner, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    dialog, row, _ = _offered(qtbot, tmp_path, runner, monkeypatch, "qwen2.5-coder-1.5b")
     combo = dialog.known_models
-    row = combo.findData(str(models / bigger.file))
     assert row > 0 and combo.itemText(row).endswith(" — more careful, slower")
     tip = combo.itemData(row, Qt.ItemDataRole.ToolTipRole)
     assert "English right 0.60" in tip and "Chinese 0.50" in tip and "2×" in tip
     assert combo.itemData(0, Qt.ItemDataRole.ToolTipRole) is None  # the default has no such note
+
+
+def test_the_requantised_default_is_offered_as_faster_and_weaker_in_chinese(
+    qtbot: QtBot, tmp_path: Path, runner: TaskRunner, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    from app.core.generate.catalog import by_key
+
+    dialog, row, models = _offered(qtbot, tmp_path, runner, monkeypatch, "qwen2.5-coder-0.5b-q4_0")
+    combo = dialog.known_models
+    assert row > 0 and combo.itemText(row).endswith(" — faster, weaker in Chinese")
+    tip = combo.itemData(row, Qt.ItemDataRole.ToolTipRole)
+    assert "29 of 95" in tip and "34 of 97" in tip
+    assert combo.findData(str(models / by_key("qwen2.5-coder-1.5b").file)) < 0  # not installed: not offered
