@@ -36,16 +36,16 @@ for _folder in (ROOT, HERE):  # the `app` package; model_recipes.py beside this 
     if str(_folder) not in sys.path:
         sys.path.insert(0, str(_folder))
 
-from app.core.generate.catalog import CATALOG, KnownModel, by_key  # noqa: E402
-from app.core.generate.gguf_header import GgufHeaderError, read_gguf_header  # noqa: E402
 from model_recipes import (  # noqa: E402
     RECIPES,
     DerivedRecipe,
     FileRecipe,
     FolderRecipe,
     Recipe,
-    WheelMember,
 )
+
+from app.core.generate.catalog import CATALOG, KnownModel, by_key  # noqa: E402
+from app.core.generate.gguf_header import GgufHeaderError, read_gguf_header  # noqa: E402
 
 COMPLETE_MARK = ".complete"
 CHUNK = 1 << 20

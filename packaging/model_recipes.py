@@ -11,6 +11,7 @@ import hashlib
 from collections.abc import Iterable
 from dataclasses import dataclass, field
 
+
 @dataclass(frozen=True)
 class WheelMember:
     """One pinned file inside one wheel."""

