@@ -230,3 +230,41 @@ def _all_chunks(folio: Folio) -> dict[int, str]:
     """chunk id -> document name, for every chunk of the library."""
     ids = list(range(1, 1000))
     return {cid: row.document for cid, row in folio.library.store.chunks(ids).items()}
+
+
+def test_the_other_language_comes_first_when_its_best_page_is_nearer_on_one_scale(bilingual: Folio) -> None:
+    """LegWeights.lead_margin: a question whose page is in the other language gets that page first,
+    its cosine put on the within-script scale (CosineScales.cross_*); a question about a page in
+    its own language keeps that page first."""
+    import dataclasses
+
+    unled = {s: dataclasses.replace(w, lead_margin=None) for s, w in MULTILINGUAL_WEIGHTS.items()}
+
+    def first(weights: dict[str, LegWeights], question: str) -> str:
+        retriever = Retriever(
+            bilingual.library.store,
+            bilingual.library.reader.ready(),
+            bilingual.library.embedder,
+            weights=weights,
+        )
+        return retriever.search(question, 3).hits[0].document
+
+    cross = "How many arches does the old stone bridge have?"
+    assert first(unled, cross) in ENGLISH  # without the lead, a page in the question's script leads
+    assert first(MULTILINGUAL_WEIGHTS, cross) == "bridge.txt"
+    assert first(MULTILINGUAL_WEIGHTS, "长途骑行前应该检查什么？") == "cycling.txt"
+    for own in ("When was the lighthouse built?", "龙井茶什么时候开始采摘？"):
+        assert first(MULTILINGUAL_WEIGHTS, own) == first(unled, own)
+
+
+def test_the_embedders_cross_language_figures_are_the_judges(multilingual_embedder: Embedder) -> None:
+    """Retrieval reads them from the embedder's scales, the judge from its policy: one measurement."""
+    from app.core.answering.judge.policy import policy_for
+
+    scales = multilingual_embedder.scales
+    policy = policy_for(multilingual_embedder.model_dir.name)
+    assert (scales.cross_unrelated, scales.cross_translation) == (
+        policy.cross_unrelated,
+        policy.cross_translation,
+    )
+    assert 0.0 < scales.cross_unrelated < scales.cross_translation < 1.0
