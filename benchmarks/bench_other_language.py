@@ -87,11 +87,6 @@ def main(argv: Sequence[str] | None = None) -> int:
     parser.add_argument("--threads", type=int, default=0, help="llama.cpp threads (0: automatic)")
     parser.add_argument("--margins", default="", help="other-script cosine margins to try")
     parser.add_argument("--damps", default="0.25,0.5", help="weights of a damped other-script list")
-    parser.add_argument("--leads", default="", help="lead margins to try (aligned cosines), e.g. 0,0.05")
-    parser.add_argument(
-        "--no-lead", action="store_true", help="also the fusion without a lead (lead_margin None)"
-    )
-    parser.add_argument("--lead-weights", default="1.25,2", help="weights of a leading other-script list")
     parser.add_argument("--translate", action="store_true", help="also search with translations")
     parser.add_argument("--weights", default="0.5,0.8,1.2", help="translated-leg weights to try")
     parser.add_argument(
@@ -109,9 +104,6 @@ def main(argv: Sequence[str] | None = None) -> int:
             folio.library.search("warm-up 预热", 5)
             base = MULTILINGUAL_WEIGHTS if folio.library.embedder.multilingual else WEIGHTS
             results["default"] = search_all(folio, chosen, base, None)
-            if args.no_lead:
-                unled = {s: dataclasses.replace(w, lead_margin=None) for s, w in base.items()}
-                results["no lead"] = search_all(folio, chosen, unled, None)
             for margin in (float(m) for m in args.margins.split(",") if m):
                 for damp in (float(d) for d in args.damps.split(",")):
                     weights = {
@@ -119,15 +111,6 @@ def main(argv: Sequence[str] | None = None) -> int:
                         for s, w in base.items()
                     }
                     results[f"margin {margin:g} damp {damp:g}"] = search_all(folio, chosen, weights, None)
-            for margin in (float(m) for m in args.leads.split(",") if m):
-                for lead in (float(w) for w in args.lead_weights.split(",")):
-                    for damp_margin in (base["latin"].other_margin,):
-                        weights = {
-                            s: dataclasses.replace(w, lead_margin=margin, lead=lead, other_margin=damp_margin)
-                            for s, w in base.items()
-                        }
-                        name = f"lead {margin:g} weight {lead:g} damp {damp_margin}"
-                        results[name] = search_all(folio, chosen, weights, None)
             translated = translations(folio, chosen) if args.translate else {}
             for weight in (float(w) for w in args.weights.split(",")) if translated else ():
                 weights = {s: dataclasses.replace(w, translated=weight) for s, w in base.items()}

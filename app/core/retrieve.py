@@ -12,7 +12,6 @@ import numpy as np
 import numpy.typing as npt
 
 from app.core.embed.embedder import Embedder
-from app.core.embed.engine import align_across
 from app.core.errors import UsageError
 from app.core.fusion import ranked, reciprocal_rank_fusion
 from app.core.index.scripts import ScriptPartition
@@ -56,11 +55,6 @@ class LegWeights:
     # script's best, that list's weight is multiplied by `other_damp` (None: never)
     other_margin: float | None = None
     other_damp: float = 1.0
-    # With `apart`: when the other script's best cosine, put on the within-script scale (the
-    # embedder's CosineScales.cross_*), is more than `lead_margin` above the own script's best, that
-    # list's weight becomes `lead` (above 1: its best passage comes first; None: never)
-    lead_margin: float | None = None
-    lead: float = 1.0
 
 
 # Tuned on the retrieval eval (benchmarks/eval: 70 answerable questions, English and Chinese) by a
@@ -81,34 +75,12 @@ WEIGHTS = {
 # script's list counts a quarter when its best cosine is more than 0.05 below the own script's
 # best: bench_other_language.py --margins over the eval (same-language hit@5 en 0.89 -> 0.91,
 # zh 0.92 -> 0.93, cross-language unchanged; margins 0.02-0.05 and damps 0-0.25 score alike).
-# It comes first (weight 1.1) when its best cosine, on the within-script scale, is more than 0.05
-# above the own script's best: an English question whose pages are Chinese, where the English
-# pages' cosines sit higher only because they share the question's script. Fitted on the
-# calibration half (bench_other_language.py --leads; hit@1 English -> Chinese page 0.11 -> 0.52,
-# Chinese -> English 0.51 -> 0.60, same-language English 0.77 -> 0.72, Chinese 0.71 -> 0.60;
-# benchmarks/README.md, "The other language's pages first").
 MULTILINGUAL_WEIGHTS = {
     "latin": LegWeights(
-        dense=0.5,
-        terms=1.0,
-        trigram=1.0,
-        other_script=0.8,
-        apart=True,
-        other_margin=0.05,
-        other_damp=0.25,
-        lead_margin=0.05,
-        lead=1.1,
+        dense=0.5, terms=1.0, trigram=1.0, other_script=0.8, apart=True, other_margin=0.05, other_damp=0.25
     ),
     "cjk": LegWeights(
-        dense=0.5,
-        terms=1.0,
-        trigram=0.5,
-        other_script=0.8,
-        apart=True,
-        other_margin=0.05,
-        other_damp=0.25,
-        lead_margin=0.05,
-        lead=1.1,
+        dense=0.5, terms=1.0, trigram=0.5, other_script=0.8, apart=True, other_margin=0.05, other_damp=0.25
     ),
 }
 
@@ -248,13 +220,8 @@ class Retriever:
         other, weight = apart[1], apart[0]
         if translation:  # the other script's list: its own ranking and the translation's
             other = ranked(reciprocal_rank_fusion([other, translation], [1.0, weights.translated]))
-        elif len(best) > 1:
-            scales = self.embedder.scales
-            aligned = float(align_across(best[1], scales.cross_unrelated, scales.cross_translation))
-            if weights.lead_margin is not None and aligned > best[0] + weights.lead_margin:
-                weight = weights.lead  # the other language's pages are much nearer the query
-            elif weights.other_margin is not None and best[1] < best[0] - weights.other_margin:
-                weight *= weights.other_damp  # the other language's pages are much further from the query
+        elif weights.other_margin is not None and len(best) > 1 and best[1] < best[0] - weights.other_margin:
+            weight *= weights.other_damp  # the other language's pages are much further from the query
         return query_vector, reciprocal_rank_fusion([own, other], [1.0, weight])
 
     def _translation_ranking(self, translated: str, script: str, weights: LegWeights, pool: int) -> list[int]:

@@ -32,22 +32,6 @@ class CosineScales:
     attribution_floor: float
     attribution_ceiling: float
     cjk_questions: bool  # a Chinese question's cosine says something (a model trained on Chinese)
-    # Its cosines across Chinese and English: of unrelated texts, and of a text and its translation
-    # (benchmarks/calibrate_judge.py measures them on the interface's translated sentences, which
-    # are not eval data); the defaults leave cross-script cosines as they are (align_across).
-    cross_unrelated: float = 0.0
-    cross_translation: float = 1.0
-
-
-def align_across(cosines: npt.ArrayLike, unrelated: float, translation: float) -> np.ndarray:
-    """Cosines of texts in different scripts put on the within-script scale, where unrelated texts
-    stand about as far apart and a text and itself at 1 (capped at 1); unchanged when
-    `translation <= unrelated`."""
-    values = np.asarray(cosines, dtype=np.float64)
-    if translation <= unrelated:
-        return values
-    stretched = unrelated + (values - unrelated) * (1.0 - unrelated) / (translation - unrelated)
-    return np.minimum(stretched, 1.0)
 
 
 class Engine(Protocol):

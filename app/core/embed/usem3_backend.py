@@ -22,17 +22,8 @@ DIMENSION = 512
 # on the eval 0.546 with MiniLM's scale -> 0.603; no false refusal at the 0.15 threshold), the
 # sentence check's by calibrate_attribution.py (English precision/recall 0.960/0.774 -> 0.962/0.806
 # on the labelled sentences; Chinese 0.917/0.917 either way).
-# Across Chinese and English (calibrate_judge.py --cross on, the interface's 211 translated
-# sentences, 2026-12-06): unrelated texts 0.109, a text and its translation 0.764; the judge's
-# policy (resources/judge_policy.json) holds the same two figures (a test keeps them equal).
 USE_SCALES = CosineScales(
-    gate_floor=0.0,
-    gate_ceiling=0.4,
-    attribution_floor=0.1,
-    attribution_ceiling=0.5,
-    cjk_questions=True,
-    cross_unrelated=0.10851466655731201,
-    cross_translation=0.7639343738555908,
+    gate_floor=0.0, gate_ceiling=0.4, attribution_floor=0.1, attribution_ceiling=0.5, cjk_questions=True
 )
 
 

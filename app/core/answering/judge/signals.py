@@ -15,7 +15,6 @@ from app.core.answering.evidence.quantities import dimensions
 from app.core.answering.evidence.sentences import split_sentences
 from app.core.answering.evidence.superseded import Replacement, asks_former_value, states_former
 from app.core.answering.judge.checks import Attribution, SentenceCheck
-from app.core.embed.engine import align_across
 from app.core.keywords import content_terms
 from app.core.names import Name, PlaceNames, names_in, place_names
 from app.core.passage import Hit
@@ -104,9 +103,10 @@ class CrossLanguage:
         """The cosines, those `across` scripts put on the within-script scale."""
         if self.translation <= self.unrelated:
             return cosines
-        result: np.ndarray = np.where(
-            across, align_across(cosines, self.unrelated, self.translation), cosines
+        stretched = self.unrelated + (cosines - self.unrelated) * (1.0 - self.unrelated) / (
+            self.translation - self.unrelated
         )
+        result: np.ndarray = np.where(across, np.minimum(stretched, 1.0), cosines)
         return result
 
 
