@@ -19,7 +19,7 @@ from app.core.answering.pipeline.decode import decode
 from app.core.answering.pipeline.finish import Outcome, build_answer, check, gated_budget, judge_run, persist
 from app.core.answering.pipeline.model_slot import ModelSlot
 from app.core.answering.pipeline.reader import LibraryReader
-from app.core.answering.pipeline.reask import complete_prompt, reask_prompt, wants_reask
+from app.core.answering.pipeline.reask import reask_prompt, wants_reask
 from app.core.answering.pipeline.stages import PreparedPrompt, Retrieval, prepare_prompt, question_passages
 from app.core.answering.run import AnswerRun
 from app.core.answering.types import (
@@ -206,13 +206,7 @@ class Answerer:
         reason = run.end.finish_reason if run.end else "error"
         judgement: Judgement | None = judge_run(run, reason, self._verifier, self._policy, self._embed)
         if judgement is not None and self.settings.reask and wants_reask(judgement, run, prompt):
-            import os  # PROTOTYPE
-
-            again = (
-                complete_prompt(engine, prompt, run)
-                if os.environ.get("FOLIO_REASK_COMPLETE")
-                else reask_prompt(engine, prompt, run)
-            )
+            again = reask_prompt(engine, prompt, run)
             if again is not None:
                 yield from self._reask(run, engine, again, cancel)
                 reason = run.end.finish_reason if run.end else "error"
@@ -229,7 +223,7 @@ class Answerer:
         spans: dict[str, float] = {
             name: run.spans[name] for name in ("prefill", "decode") if name in run.spans
         }
-        run.reasked_from, run.answer = first, [prompt.continued] if prompt.continued else []
+        run.reasked_from, run.answer = first, []
         log.info("the answer stated nothing; asking again (%d prompt tokens)", len(prompt.tokens))
         yield Reasked(first)
         yield from decode(run, engine, prompt, cancel)

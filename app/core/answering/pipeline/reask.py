@@ -6,13 +6,11 @@ from dataclasses import replace
 
 from app.core.answering.evidence.focus import numbered_found
 from app.core.answering.judge.judge import Judgement
-from app.core.answering.pipeline.frame import answer_frame
 from app.core.answering.pipeline.stages import PreparedPrompt
 from app.core.answering.run import AnswerRun
 from app.core.generate.chat_engine import ChatEngine
 from app.core.generate.model import ChatRequest
 from app.core.prompt.system import reask_turn
-from app.core.script import has_cjk
 
 
 def wants_reask(judgement: Judgement, run: AnswerRun, prompt: PreparedPrompt) -> bool:
@@ -27,23 +25,6 @@ def wants_reask(judgement: Judgement, run: AnswerRun, prompt: PreparedPrompt) ->
         and run.end is not None
         and run.end.finish_reason == "stop"
     )
-
-
-def complete_prompt(engine: ChatEngine, prompt: PreparedPrompt, run: AnswerRun) -> PreparedPrompt | None:
-    """The first prompt with the answer's frame (frame.py: its words up to the slot the question asks
-    about) written as the start of the model's answer, for the model to fill; None without a frame."""
-    assert prompt.chat is not None and run.info is not None
-    frame = answer_frame("".join(run.answer))
-    if frame is None:
-        return None
-    escaped = engine.escape_special(frame)
-    rendered = engine.render_chat(prompt.chat.messages, False)
-    tokens = engine.tokenize_prompt(rendered + escaped)
-    if len(tokens) + run.sampling.max_tokens > run.info.n_ctx:
-        return None
-    # the slot is filled, not asked again: the continuation may not open with an asking word
-    grammar = "root ::= [^多哪几什怎如谁何？?] [^\\x00]*" if has_cjk(frame) else None
-    return replace(prompt, tokens=tokens, start_thinking=False, continued=escaped, grammar=grammar)
 
 
 def reask_prompt(engine: ChatEngine, prompt: PreparedPrompt, run: AnswerRun) -> PreparedPrompt | None:
