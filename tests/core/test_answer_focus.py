@@ -60,6 +60,15 @@ def test_what_a_quantity_question_asks_for_is_named_in_both_languages() -> None:
     assert asked_dimensions("Who pays for the test suite?") == set()  # no quantity asked
 
 
+def test_the_size_of_a_disk_asks_for_data_and_a_count_of_disks_does_not() -> None:
+    assert asked_dimensions("单独装一台 LTSP 服务器，硬盘最少要多大？") == {"data"}
+    assert asked_dimensions("U 盘至少要多大容量才能装 Debian 12？") == {"data"}
+    assert asked_dimensions("How big a partition does /var need?") == {"data"}
+    assert asked_dimensions("How large must the hard drive be?") == {"data"}
+    assert asked_dimensions("需要几块硬盘？") == set()  # a count of disks
+    assert asked_dimensions("How many disks does the server need?") == set()
+
+
 def test_a_share_a_loudness_and_a_time_asked_by_when_are_quantities() -> None:
     assert asks_quantity("Roughly what share of packages can debhelper build without big changes?")
     assert asked_dimensions("Roughly what proportion of the town's tea is exported?") == {"share"}

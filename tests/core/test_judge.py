@@ -239,6 +239,14 @@ def test_a_figure_of_another_kind_than_asked_is_not_about_the_question(
     assert verdict(*when, visitors, must_match=False) == "answered"
     assert verdict(*when, visitors, must_match=True) != "answered"  # people do not say when
     assert verdict(*when, "青溪镇的茶花节在每年农历三月初三举办 [1]。", must_match=True) == "answered"
+    disk = (
+        "单独装一台 LTSP 服务器，硬盘最少要多大？",
+        "单独安装 LTSP 服务器时，机器上必须装两块网卡，硬盘最少要 40 GiB。",
+    )
+    cards = "单独装 LTSP 服务器时，硬盘最少要两块网卡 [1]。"  # a bare count for a size: no unit at all
+    assert verdict(*disk, cards, must_match=False) == "answered"
+    assert verdict(*disk, cards, must_match=True) != "answered"
+    assert verdict(*disk, "单独装 LTSP 服务器时，硬盘最少要 40 GiB [1]。", must_match=True) == "answered"
 
 
 def test_a_former_value_given_as_the_current_one_is_not_supported(judged: JudgeOf, policy: Policy) -> None:

@@ -53,7 +53,12 @@ _ASKED_DIMENSIONS: tuple[tuple[frozenset[str], re.Pattern[str]], ...] = tuple(
         ),
         (
             ("data",),
-            r"\b(?:ram|memory|disk\s+space|storage)\b|内存|硬盘空间|磁盘空间|存储空间",
+            r"\b(?:ram|memory|disk\s+space|storage)\b|内存|硬盘空间|磁盘空间|存储空间"
+            # the size of a disk, a partition or a USB stick ("硬盘最少要多大", "how big a partition")
+            r"|(?:硬盘|磁盘|U\s?盘|优盘|分区)[^，,。？?]{0,12}(?:多大|多少容量|多少空间)"
+            r"|多大(?:的)?(?:硬盘|磁盘|U\s?盘|优盘|分区)"
+            r"|\bhow\s+(?:big|large)\b[^.?]{0,40}\b(?:disks?|hard\s+drives?|partitions?|usb\s+(?:sticks?|drives?))\b"
+            r"|\b(?:disks?|hard\s+drives?|partitions?)\b[^.?]{0,40}\bhow\s+(?:big|large)\b",
         ),
         (
             ("people",),

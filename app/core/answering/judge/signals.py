@@ -355,13 +355,26 @@ def _replaced(evidence: Evidence, index: int, number: str) -> frozenset[Replacem
     return frozenset(pair for pair in evidence.replaced(index) if pair[0] == number)
 
 
+# The kinds of figure that are never written without their unit: a disk's size is not "2", nor a
+# bridge's width "7" (a year, a count of people, a share or a price may be a bare number).
+UNIT_BOUND = frozenset(
+    {"data", "length", "mass", "volume", "temperature", "loudness", "pressure", "power", "area"}
+)
+
+
 def _kind_clash(claimed: Facts, question: Facts, asked: frozenset[str]) -> bool:
-    """Whether the new figures with units of `claimed` all measure something the question (which asks
-    for `asked`) does not: none of them of an asked dimension, and at least one of them."""
+    """Whether the new figures of `claimed` all measure something the question (which asks for
+    `asked`) does not: its new figures with units, none of an asked dimension, and at least one;
+    or, for a kind always written with a unit (UNIT_BOUND), new figures none of which has a unit
+    ("两块网卡" for how big a disk must be)."""
     if not asked:
         return False
-    given = dimensions(frozenset(q for q in claimed.quantities if q[0] not in question.numbers))
-    return bool(given) and not given & asked
+    new = frozenset(q for q in claimed.quantities if q[0] not in question.numbers)
+    given = dimensions(new)
+    if given:
+        return not given & asked
+    bare = claimed.numbers - question.numbers
+    return bool(bare) and asked <= UNIT_BOUND
 
 
 def _about_another(
