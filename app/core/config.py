@@ -93,6 +93,10 @@ class Settings:
     # wording it turned a right one into a bare marker (benchmarks/results/reask-calibration-*.log).
     # Not in the Settings dialog; `make eval EVAL_ARGS="--reask on"` measures it.
     reask: bool = False
+    # A Chinese answer that only restates its question ("…要量取多少毫升…") is continued once from its
+    # frame, cut before the asking word (answering/pipeline/frame.py); tried before `reask`. On: it
+    # gained right answers on both halves of the eval, none wrongly "answered" (benchmarks/README.md).
+    complete_restated: bool = True
     # Which numbers the answer may write: "anywhere" (free), or "found": only those spelled in the
     # located sentences and the question, by a decoding grammar (generate/cite_grammar.py)
     figures_from: str = "anywhere"

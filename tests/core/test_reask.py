@@ -11,11 +11,13 @@ import pytest
 from app.core.answering.evidence.locate import LocatedSentence
 from app.core.answering.judge.judge import Judgement
 from app.core.answering.options import resolve_options
-from app.core.answering.pipeline.reask import reask_prompt, wants_reask
+from app.core.answering.pipeline.frame import FILL_GRAMMAR
+from app.core.answering.pipeline.reask import complete_prompt, reask_prompt, wants_reask
 from app.core.answering.pipeline.stages import PreparedPrompt, prepare_prompt
 from app.core.answering.run import AnswerRun
 from app.core.config import Settings
 from app.core.generate.engine import Engine
+from app.core.generate.remote import RemoteEngine
 from app.core.generate.steps import GenerationEnd
 from app.core.passage import Citation
 from app.core.prompt.system import REASK_EN, REASK_ZH
@@ -111,3 +113,33 @@ def test_the_setting_round_trips_and_defaults_off(reask: bool) -> None:
     assert Settings().reask is False
     assert Settings.from_dict({}).reask is False
     assert Settings.from_dict(Settings(reask=reask).to_dict()).reask is reask
+
+
+def test_a_chinese_restatement_is_continued_from_its_frame_after_the_first_prompt(
+    test_settings: Settings, chat_engine: Engine
+) -> None:
+    run, prompt = _answered(test_settings, chat_engine, "草稿默认多久保存一次？")
+    run.answer = ["草稿默认多久保存一次 [1]。"]
+    again = complete_prompt(chat_engine, prompt, run)
+    assert again is not None and prompt.chat is not None
+    assert again.continued == "草稿默认" and again.grammar == FILL_GRAMMAR
+    rendered = chat_engine.render_chat(prompt.chat.messages, False)
+    assert again.tokens == chat_engine.tokenize_prompt(rendered + "草稿默认")  # inside the answer turn
+    assert again.tokens[: len(prompt.tokens) - 1] == prompt.tokens[:-1]  # the first prompt: a cached prefix
+    assert again.chat == prompt.chat and again.passages == prompt.passages
+
+
+def test_no_frame_no_continuation(test_settings: Settings, chat_engine: Engine) -> None:
+    run, prompt = _answered(test_settings, chat_engine)  # an English restatement: no frame
+    assert complete_prompt(chat_engine, prompt, run) is None
+    run.answer = ["草稿默认多久保存一次 [1]。"]
+    assert run.info is not None
+    run.sampling = replace(run.sampling, max_tokens=run.info.n_ctx - len(prompt.tokens) - 2)
+    assert complete_prompt(chat_engine, prompt, run) is None  # it would not fit
+    # a server starts a new assistant turn: there is nothing to continue there
+    assert chat_engine.continues and not RemoteEngine.continues
+
+
+def test_completing_a_restatement_is_on_by_default_and_round_trips() -> None:
+    assert Settings().complete_restated is True and Settings.from_dict({}).complete_restated is True
+    assert Settings.from_dict(Settings(complete_restated=False).to_dict()).complete_restated is False

@@ -20,6 +20,7 @@ class ChatEngine(Protocol):
 
     lock: threading.Lock
     n_ctx: int
+    continues: bool  # it can continue an answer from text written into the assistant turn
 
     @property
     def model_ref(self) -> str: ...

@@ -27,6 +27,8 @@ from app.core.messages import QT_TRANSLATE_NOOP
 class Engine:
     """Owns one `llama_cpp.Llama`. Hold `lock` around `stream()`; loading is once and thread-safe."""
 
+    continues = True  # a prompt may end inside the assistant turn (Continue, a restatement's frame)
+
     def __init__(
         self,
         model_path: Path,

@@ -41,6 +41,8 @@ class RemoteEngine:
     """One model on one server. `load()` asks the server what it is (models, context, template,
     tokenizer); `stream()` streams /v1/chat/completions. Hold `lock` around `stream()`."""
 
+    continues = False  # a chat API starts a new assistant turn: nothing to continue from
+
     def __init__(
         self,
         base_url: str,

@@ -19,7 +19,7 @@ from app.core.answering.pipeline.decode import decode
 from app.core.answering.pipeline.finish import Outcome, build_answer, check, gated_budget, judge_run, persist
 from app.core.answering.pipeline.model_slot import ModelSlot
 from app.core.answering.pipeline.reader import LibraryReader
-from app.core.answering.pipeline.reask import reask_prompt, wants_reask
+from app.core.answering.pipeline.reask import complete_prompt, reask_prompt, wants_reask
 from app.core.answering.pipeline.stages import PreparedPrompt, Retrieval, prepare_prompt, question_passages
 from app.core.answering.run import AnswerRun
 from app.core.answering.types import (
@@ -205,8 +205,10 @@ class Answerer:
         yield from decode(run, engine, prompt, cancel)
         reason = run.end.finish_reason if run.end else "error"
         judgement: Judgement | None = judge_run(run, reason, self._verifier, self._policy, self._embed)
-        if judgement is not None and self.settings.reask and wants_reask(judgement, run, prompt):
-            again = reask_prompt(engine, prompt, run)
+        if judgement is not None and wants_reask(judgement, run, prompt):
+            again = complete_prompt(engine, prompt, run) if self.settings.complete_restated else None
+            if again is None and self.settings.reask:
+                again = reask_prompt(engine, prompt, run)
             if again is not None:
                 yield from self._reask(run, engine, again, cancel)
                 reason = run.end.finish_reason if run.end else "error"
@@ -226,6 +228,9 @@ class Answerer:
         run.reasked_from, run.answer = first, []
         log.info("the answer stated nothing; asking again (%d prompt tokens)", len(prompt.tokens))
         yield Reasked(first)
+        if prompt.continued:  # the restatement's frame, which the model goes on from (complete_prompt)
+            run.answer.append(prompt.continued)
+            yield Delta(prompt.continued, "answer", 0)
         yield from decode(run, engine, prompt, cancel)
         run.spans.update(spans)
         run.mark("reask", started)

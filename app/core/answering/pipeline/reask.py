@@ -1,4 +1,5 @@
-"""The re-ask: an answer that states nothing (the question again, a bare marker) is asked once more."""
+"""The re-ask: an answer that states nothing (the question again, a bare marker) is asked once more,
+by continuing its frame (a Chinese restatement) or by a turn that points at what Folio found."""
 
 from __future__ import annotations
 
@@ -6,6 +7,7 @@ from dataclasses import replace
 
 from app.core.answering.evidence.focus import numbered_found
 from app.core.answering.judge.judge import Judgement
+from app.core.answering.pipeline.frame import FILL_GRAMMAR, answer_frame
 from app.core.answering.pipeline.stages import PreparedPrompt
 from app.core.answering.run import AnswerRun
 from app.core.generate.chat_engine import ChatEngine
@@ -25,6 +27,22 @@ def wants_reask(judgement: Judgement, run: AnswerRun, prompt: PreparedPrompt) ->
         and run.end is not None
         and run.end.finish_reason == "stop"
     )
+
+
+def complete_prompt(engine: ChatEngine, prompt: PreparedPrompt, run: AnswerRun) -> PreparedPrompt | None:
+    """The first prompt with the answer's frame (frame.py: a Chinese restatement up to the slot its
+    asking word leaves open) written as the start of the model's answer, for the model to fill under
+    a grammar that keeps the asking word out; the first prompt's tokens stay a cached prefix. None
+    without a frame, with an engine that cannot continue an answer (a server), or when it would not fit."""
+    assert prompt.chat is not None and run.info is not None
+    frame = answer_frame("".join(run.answer))
+    if frame is None or not engine.continues:
+        return None
+    escaped = engine.escape_special(frame)
+    tokens = engine.tokenize_prompt(engine.render_chat(prompt.chat.messages, False) + escaped)
+    if len(tokens) + run.sampling.max_tokens > run.info.n_ctx:
+        return None
+    return replace(prompt, tokens=tokens, start_thinking=False, continued=escaped, grammar=FILL_GRAMMAR)
 
 
 def reask_prompt(engine: ChatEngine, prompt: PreparedPrompt, run: AnswerRun) -> PreparedPrompt | None:
