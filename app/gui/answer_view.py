@@ -201,9 +201,10 @@ class AnswerView(QFrame):
         self._show_banner(self._reasked_text(), False)
 
     def _reasked_text(self) -> str:
+        # the same words for both ways of asking again (answering/pipeline/reask.py): from the
+        # restatement's frame, or with the sentences Folio found
         return self.tr(
-            "The first answer only repeated the question; Folio asked the model again, pointing it "
-            "to the sentences it found."
+            "The first answer only repeated the question; Folio asked the model again for the answer."
         )
 
     def _on_figures(self) -> None:

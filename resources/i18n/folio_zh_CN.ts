@@ -75,8 +75,8 @@
         <translation>思考中…</translation>
     </message>
     <message>
-        <source>The first answer only repeated the question; Folio asked the model again, pointing it to the sentences it found.</source>
-        <translation>第一次的回答只是重复了问题；Folio 已让模型参照找到的原文句子重新回答。</translation>
+        <source>The first answer only repeated the question; Folio asked the model again for the answer.</source>
+        <translation>第一次的回答只是重复了问题；Folio 已让模型重新作答。</translation>
     </message>
     <message>
         <source>Thought for {0} s</source>

@@ -1,12 +1,14 @@
 """Screenshots of the one judge in the real app: English questions answered from a Chinese page, and
 from an English manual whose bookmarks give each passage its heading path.
 
-Run: xvfb-run -a -s "-screen 0 1400x900x24" .venv/bin/python -m tests.gui.judge_screens docs [--reask]
+Run: xvfb-run -a -s "-screen 0 1400x900x24" .venv/bin/python -m tests.gui.judge_screens docs [--reask|--frame]
 The real window, models and embedder over a temporary library of a Chinese article (and an English
 note beside it). Each question is asked in a new chat; the script prints every answer with its
 verdict and saves the window after each as docs/judge-<n>.png, so a person can read which answers
 are right and whether the verdict line says so. `--reask`: with Settings.reask on, the question whose
-answer the judge takes for a restatement, saved as docs/judge-reask.png.
+answer the judge takes for a restatement, saved as docs/judge-reask.png. `--frame`: in the Chinese
+interface, over the eval's SQLite limits page, a Chinese question the model first answers by restating
+it, continued from its frame (Settings.complete_restated), saved as docs/judge-restatement-completed.png.
 """
 
 from __future__ import annotations
@@ -86,6 +88,29 @@ def main(out: Path, reask: bool = False) -> int:
     return 0
 
 
+def restatement(out: Path) -> int:
+    """The window in Chinese after a restatement was continued from its frame (--frame)."""
+    out.mkdir(parents=True, exist_ok=True)
+    work = Path(tempfile.mkdtemp(prefix="folio-frame-shots-"))
+    app = styled_app()  # noqa: F841  (kept alive while the window runs)
+    docs = work / "docs"
+    docs.mkdir()
+    shutil.copy(Path(__file__).resolve().parents[2] / "benchmarks/eval/docs/sqlite-limits.en.html", docs)
+    settings = Settings(temperature=0.0, seed=42, language="zh_CN")
+    window = library_window(settings, work, docs)
+    final = ask_in_new_chat(window, "SQLite 默认最多允许几个 SELECT？").final
+    if final is not None:
+        print(f"answer: {final.answer!r}\nverdict: {final.verdict}", flush=True)
+        print(f"first: {final.reasked_from!r}", flush=True)
+    save(window, out / "judge-restatement-completed.png")
+    window.close()
+    shutil.rmtree(work, ignore_errors=True)
+    return 0
+
+
 if __name__ == "__main__":
-    arguments = [a for a in sys.argv[1:] if a != "--reask"]
-    raise SystemExit(main(Path(arguments[0] if arguments else "docs"), "--reask" in sys.argv[1:]))
+    arguments = [a for a in sys.argv[1:] if not a.startswith("--")]
+    target = Path(arguments[0] if arguments else "docs")
+    if "--frame" in sys.argv[1:]:
+        raise SystemExit(restatement(target))
+    raise SystemExit(main(target, "--reask" in sys.argv[1:]))
