@@ -7,10 +7,9 @@ from pathlib import Path
 
 import pytest
 
-from app.core.answering.types import AskOptions, Delta, Finished, Reasked
 from app.core.config import Settings
 from app.core.embed.embedder import Embedder
-from app.core.services import build_services
+from tests.integration.asked_once import ask_once
 
 pytestmark = pytest.mark.slow
 
@@ -26,22 +25,11 @@ def test_an_answer_that_states_nothing_is_asked_again_and_replaced(
     document = tmp_path / "latency-zh.md"
     document.write_text(LATENCY_ZH, encoding="utf-8")
     settings = Settings(temperature=0.0, ttft_target_s=0.0, max_tokens=96, reask=True)
-    folio = build_services(settings, tmp_path / "library", embedder=multilingual_embedder)
-    try:
-        assert not folio.library.ingest([document]).failed
-        events = list(folio.answering.ask_stream(QUESTION, AskOptions(temperature=0.0, max_tokens=96)))
-        final = events[-1]
-        assert isinstance(final, Finished)
-        answer = final.answer
-        assert answer.chat_id is not None
-        stored = folio.chats.answers(answer.chat_id)[-1]
-    finally:
-        folio.close()
-    reasked = [e for e in events if isinstance(e, Reasked)]
+    asked = ask_once(settings, tmp_path / "library", multilingual_embedder, document, QUESTION)
+    answer, stored, reasked = asked.answer, asked.stored, asked.reasked
     assert len(reasked) == 1, f"the first answer stated something: {answer.answer!r}"  # asked once only
-    cut = events.index(reasked[0])
-    first = "".join(e.text for e in events[:cut] if isinstance(e, Delta) and e.channel == "answer")
-    after = "".join(e.text for e in events[cut:] if isinstance(e, Delta) and e.channel == "answer")
+    cut = asked.events.index(reasked[0])
+    first, after = asked.streamed(0, cut), asked.streamed(cut)
     assert reasked[0].first == first.strip() and answer.reasked_from == first.strip()
     assert answer.answer == after.rstrip()  # the new text (and Folio's note) replaces the first
     assert answer.complete and "reask" in answer.spans and answer.spans["prefill"] > 0

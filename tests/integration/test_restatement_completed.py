@@ -8,10 +8,9 @@ from pathlib import Path
 
 import pytest
 
-from app.core.answering.types import AskOptions, Delta, Finished, Reasked
 from app.core.config import Settings
 from app.core.embed.embedder import Embedder
-from app.core.services import build_services
+from tests.integration.asked_once import ask_once
 
 pytestmark = pytest.mark.slow
 
@@ -27,26 +26,15 @@ def test_a_chinese_restatement_is_continued_from_its_frame(
     tmp_path: Path, multilingual_embedder: Embedder, complete: bool
 ) -> None:
     settings = Settings(temperature=0.0, ttft_target_s=0.0, max_tokens=96, complete_restated=complete)
-    folio = build_services(settings, tmp_path / "library", embedder=multilingual_embedder)
-    try:
-        assert not folio.library.ingest([LIMITS]).failed
-        events = list(folio.answering.ask_stream(QUESTION, AskOptions(temperature=0.0, max_tokens=96)))
-        final = events[-1]
-        assert isinstance(final, Finished)
-        answer = final.answer
-        assert answer.chat_id is not None
-        stored = folio.chats.answers(answer.chat_id)[-1]
-    finally:
-        folio.close()
-    reasked = [e for e in events if isinstance(e, Reasked)]
+    asked = ask_once(settings, tmp_path / "library", multilingual_embedder, LIMITS, QUESTION)
+    answer, stored, reasked = asked.answer, asked.stored, asked.reasked
     if not complete:  # off (and `reask` off): the restatement stands, with what Folio found after it
         assert not reasked and answer.answer.startswith("SQLite 默认最多允许几个 SELECT")
         assert "Folio 找到的原文" in answer.answer
         return
     assert len(reasked) == 1, f"the first answer stated something: {answer.answer!r}"
     assert reasked[0].first.startswith(QUESTION[:-1])  # the question again
-    cut = events.index(reasked[0])
-    after = "".join(e.text for e in events[cut:] if isinstance(e, Delta) and e.channel == "answer")
+    after = asked.streamed(asked.events.index(reasked[0]))
     assert after.startswith(FRAME)  # the frame is shown first, then what the model wrote after it
     text = after.split("\n\n")[0]
     assert "500" in text and "几" not in text  # the slot filled, the asking word kept out
