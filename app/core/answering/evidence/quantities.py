@@ -194,6 +194,13 @@ _DIMENSIONS = {
 }
 
 
+# The kinds of figure never written without their unit: a disk's size is not "2", nor a bridge's
+# width "7" (a year, a count of people, a share or a price may be a bare number).
+UNIT_BOUND = frozenset(
+    {"data", "length", "mass", "volume", "temperature", "loudness", "pressure", "power", "area"}
+)
+
+
 def dimensions(held: frozenset[Quantity]) -> frozenset[str]:
     """What the quantities measure ("time", "money", …): each unit's dimension."""
     return frozenset(_DIMENSIONS.get(unit, unit) for _, unit in held)

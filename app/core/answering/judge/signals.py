@@ -11,7 +11,7 @@ from app.core.answering.evidence.asked import asked_dimensions, asks_quantity
 from app.core.answering.evidence.evidence import Evidence
 from app.core.answering.evidence.facts import Facts, facts_of, missing_facts
 from app.core.answering.evidence.lexical import normalize, without_lead_in
-from app.core.answering.evidence.quantities import dimensions
+from app.core.answering.evidence.quantities import UNIT_BOUND, dimensions
 from app.core.answering.evidence.sentences import split_sentences
 from app.core.answering.evidence.superseded import Replacement, asks_former_value, states_former
 from app.core.answering.judge.checks import Attribution, SentenceCheck
@@ -353,13 +353,6 @@ def _gives_former(
 def _replaced(evidence: Evidence, index: int, number: str) -> frozenset[Replacement]:
     """The replacements sentence `index` states for `number` (superseded.py)."""
     return frozenset(pair for pair in evidence.replaced(index) if pair[0] == number)
-
-
-# The kinds of figure that are never written without their unit: a disk's size is not "2", nor a
-# bridge's width "7" (a year, a count of people, a share or a price may be a bare number).
-UNIT_BOUND = frozenset(
-    {"data", "length", "mass", "volume", "temperature", "loudness", "pressure", "power", "area"}
-)
 
 
 def _kind_clash(claimed: Facts, question: Facts, asked: frozenset[str]) -> bool:
