@@ -303,7 +303,12 @@ def _stream_answer(args: argparse.Namespace, folio: Folio, out: TextIO, err: Tex
                 text.write(event.text, thinking=event.channel == "thinking")
             elif isinstance(event, Reasked) and not args.json:
                 out.write("\n")
-                note = translate("Cli", "(that only repeated the question; asking the model again)")
+                withdrawn = translate("Cli", "(that gave a figure no passage states: {0}; withdrawn)")
+                note = (
+                    withdrawn.format(event.withdrawn)
+                    if event.withdrawn
+                    else translate("Cli", "(that only repeated the question; asking the model again)")
+                )
                 err.write(note + "\n")
                 err.flush()
             elif isinstance(event, Progress) and not args.json:

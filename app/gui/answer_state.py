@@ -54,7 +54,8 @@ class AnswerState(QObject):
         self.final: Answer | None = None  # the finished answer, as the core returned it
         self.stopped = False  # cancelled before the core returned an answer
         self.error = ""
-        self.reasked_from = ""  # the first answer's text when the core asked again
+        self.reasked_from = ""  # the first answer's text when the core asked again (or withdrew it)
+        self.withdrawn = ""  # the figures no passage states, when the core withdrew the answer
 
     # -- fed by the controller on the GUI thread ---------------------------------------------
     def add_delta(self, text: str, channel: str, tokens: int = 1) -> None:
@@ -78,12 +79,13 @@ class AnswerState(QObject):
             self._pending_answer.append(text)
             self.phase = ANSWERING
 
-    def restart_answer(self, first: str) -> None:
-        """The core asks the model again (the answer streamed so far stated nothing): that text is
-        dropped from the view; the answer that streams next replaces it."""
+    def restart_answer(self, first: str, withdrawn: str = "") -> None:
+        """The core asks the model again (the answer streamed so far stated nothing), or withdraws
+        the answer (it gave the figures `withdrawn`, which no passage states): that text is dropped
+        from the view; the text that streams next replaces it."""
         self._pending_answer.clear()
         self.answer_text = ""
-        self.reasked_from = first
+        self.reasked_from, self.withdrawn = first, withdrawn
         self.reasked.emit()
 
     def seed_answer(self, text: str) -> None:
@@ -131,7 +133,7 @@ class AnswerState(QObject):
         self.flush()
         self.final = answer
         self.answer_text = answer.answer
-        self.reasked_from = answer.reasked_from
+        self.reasked_from, self.withdrawn = answer.reasked_from, answer.withdrawn
         self.thinking_text = answer.thinking
         if self.thinking_text and self.thinking_ended_at is None:
             self.thinking_ended_at = self.last_token_at

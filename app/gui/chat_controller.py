@@ -232,4 +232,4 @@ def _apply_event(state: AnswerState, event: Any) -> None:
     elif isinstance(event, Progress):
         state.set_progress(event)
     elif isinstance(event, Reasked):
-        state.restart_answer(event.first)
+        state.restart_answer(event.first, event.withdrawn)

@@ -75,6 +75,10 @@
         <translation>思考中…</translation>
     </message>
     <message>
+        <source>The model&apos;s answer gave a figure ({0}) that none of the passages Folio found states; Folio withdrew it.</source>
+        <translation>模型的回答给出了一个数值（{0}），Folio 找到的段落中都没有这个数值；Folio 已撤回该回答。</translation>
+    </message>
+    <message>
         <source>The first answer only repeated the question; Folio asked the model again for the answer.</source>
         <translation>第一次的回答只是重复了问题；Folio 已让模型重新作答。</translation>
     </message>
@@ -660,6 +664,10 @@
     <message>
         <source>error: {0}</source>
         <translation>错误：{0}</translation>
+    </message>
+    <message>
+        <source>(that gave a figure no passage states: {0}; withdrawn)</source>
+        <translation>（这个回答给出了段落中都没有的数值：{0}；已撤回）</translation>
     </message>
     <message>
         <source>thinking: </source>

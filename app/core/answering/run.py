@@ -47,6 +47,7 @@ class AnswerRun:
         self.gate: GateScore | None = None  # the best passage's evidence for the question
         # the first answer's text when it stated nothing and the model was asked again (reask.py)
         self.reasked_from = ""
+        self.withdrawn = ""  # its made-up figures when Folio withdrew the answer (judge/invented.py)
 
     def mark(self, span: str, started: float) -> float:
         now = time.perf_counter()

@@ -118,6 +118,9 @@ class Answer:
     # the model's first answer when it only repeated the question (or was a bare marker) and Folio
     # asked again (answering/pipeline/reask.py); "" when the answer is the first one
     reasked_from: str = ""
+    # the figures of the model's answer that no passage states, when Folio withdrew that answer
+    # (answering/judge/invented.py; its text is `reasked_from`): "102" or "10, 2.5"; "" when not withdrawn
+    withdrawn: str = ""
 
     @property
     def complete(self) -> bool:
@@ -153,6 +156,7 @@ class Answer:
             "located": [found.to_json() for found in self.located],
             "kv_cache": self.kv_cache.to_json() if self.kv_cache is not None else None,
             "reasked_from": self.reasked_from,
+            "withdrawn": self.withdrawn,
         }
 
     def trace(self) -> dict[str, Any]:
@@ -214,6 +218,7 @@ class Answer:
             kv_cache=KvCacheUse.from_json(trace.get("kv_cache")),
             asked_at=when,
             reasked_from=str(trace.get("reasked_from") or ""),
+            withdrawn=str(trace.get("withdrawn") or ""),
         )
 
 
@@ -280,9 +285,11 @@ class Progress:
 @dataclass(frozen=True)
 class Reasked:
     """The answer streamed so far stated nothing (it repeated the question, or was a bare marker):
-    Folio asks the model once more, and the text that streams next replaces it."""
+    Folio asks the model once more, and the text that streams next replaces it; or it gave figures
+    that no passage states (`withdrawn`): Folio withdraws it, and what streams next is Folio's."""
 
     first: str  # the text being replaced
+    withdrawn: str = ""  # its figures that no passage states ("102"), when it is withdrawn
 
 
 @dataclass(frozen=True)

@@ -105,6 +105,20 @@ def not_in_documents_answer(question: str) -> str:
     return "The documents in your library do not cover this question."
 
 
+def figure_not_found_answer(question: str) -> str:
+    """What Folio answers instead of a model's answer whose figures no passage states (the answer is
+    withdrawn: answering/judge/invented.py), in the question's script."""
+    if cjk_language(question) is not None:
+        return (
+            "Folio 找到的段落中没有给出这个数值：模型回答中的数字在这些段落里都没有，"
+            "所以 Folio 撤回了这个回答。"
+        )
+    return (
+        "The passages Folio found do not state this figure: the model's answer gave a number that is in "
+        "none of them, so Folio withdrew it."
+    )
+
+
 # The re-ask (answering/pipeline/reask.py): the turn that follows an answer that stated nothing (the
 # question again, or a bare marker), with the sentences Folio found, numbered as the prompt numbers
 # their passages, in the question's script. The second wording tried on the calibration half (the

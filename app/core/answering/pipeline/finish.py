@@ -156,6 +156,7 @@ def build_answer(
         located=list(run.located),
         asked_at=run.asked_at,
         reasked_from=run.reasked_from,
+        withdrawn=run.withdrawn,
         wrong_citations=(
             [n for n in attribution.wrong_citations if n not in checked.invalid] if attribution else []
         ),

@@ -4,13 +4,14 @@ from __future__ import annotations
 
 import logging
 import time
-from collections.abc import Callable, Generator, Iterator
+from collections.abc import Callable, Generator, Iterator, Sequence
 
 from app.core.answering.evidence.evidence import Evidence
 from app.core.answering.evidence.locate import locate
 from app.core.answering.evidence.scope import Scope, detect_scope
 from app.core.answering.evidence.scoring import Embed
 from app.core.answering.judge.checking import Verifier, lexical_verifier
+from app.core.answering.judge.invented import invented_figures
 from app.core.answering.judge.judge import Judgement
 from app.core.answering.judge.policy import DEFAULT as DEFAULT_POLICY
 from app.core.answering.judge.policy import Policy
@@ -40,7 +41,7 @@ from app.core.errors import FolioError, UsageError
 from app.core.generate.chat_engine import ChatEngine
 from app.core.generate.model import ModelInfo
 from app.core.messages import QT_TRANSLATE_NOOP
-from app.core.prompt.system import not_in_documents_answer, passages_did_not_fit
+from app.core.prompt.system import figure_not_found_answer, not_in_documents_answer, passages_did_not_fit
 from app.core.store.conversations import ConversationStore, Turn
 
 log = logging.getLogger("folio.answer")
@@ -213,7 +214,23 @@ class Answerer:
                 yield from self._reask(run, engine, again, cancel)
                 reason = run.end.finish_reason if run.end else "error"
                 judgement = None  # a new text: judged when it finishes
+        answer = "".join(run.answer)
+        figures = invented_figures(run.question, answer, run.passages) if reason == "stop" else ()
+        if figures:
+            yield from self._withdraw(run, figures)
+            judgement = None
         return Outcome(reason, judgement=judgement)
+
+    def _withdraw(self, run: AnswerRun, figures: Sequence[str]) -> Iterator[AnswerEvent]:
+        """The complete answer gave figures for a quantity question that no passage of the prompt
+        states (judge/invented.py): the model made them up. Folio withdraws it (its text is kept in
+        the trace) and says instead that the passages do not state the figure; no model is asked."""
+        first = "".join(run.answer).strip()
+        run.reasked_from, run.withdrawn = first, ", ".join(figures)
+        run.answer = [figure_not_found_answer(run.question)]
+        log.info("the answer gave figures no passage states (%s): withdrawn", run.withdrawn)
+        yield Reasked(first, run.withdrawn)
+        yield Delta(run.answer[0], "answer", 0)
 
     def _reask(
         self, run: AnswerRun, engine: ChatEngine, prompt: PreparedPrompt, cancel: CancelToken
