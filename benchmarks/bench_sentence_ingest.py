@@ -2,7 +2,7 @@
 that also embeds every chunk's sentences (or windows of them), as a sentence-level dense leg would.
 
 The chunks are embedded as today (`Ingester._embed`); the variant then embeds the units of the same
-chunks (`bench_sentence_leg.units_of`) in the same batch and throws them away, so only the extra
+chunks (`evaluation/unit_leg.units_of`) in the same batch and throws them away, so only the extra
 embedding is timed (storing them would cost more). Runs alternate A B B A … over fresh libraries.
 
 Usage: python benchmarks/bench_sentence_ingest.py FILE [--window 1] [--rounds 2]
@@ -26,7 +26,7 @@ from app.core.embed.embedder import Embedder  # noqa: E402
 from app.core.ingest import pipeline  # noqa: E402
 from app.core.passage import ChunkDraft  # noqa: E402
 from app.core.services import build_services  # noqa: E402
-from benchmarks.bench_sentence_leg import units_of  # noqa: E402
+from benchmarks.evaluation.unit_leg import units_of  # noqa: E402
 
 RESULTS = REPO / "benchmarks" / "results"
 

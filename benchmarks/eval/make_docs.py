@@ -18,7 +18,7 @@ from pathlib import Path
 REPO = Path(__file__).resolve().parents[2]
 sys.path.insert(0, str(REPO))
 
-from benchmarks.eval import texts_en, texts_zh  # noqa: E402
+from benchmarks.eval import distractors_en, texts_en, texts_zh  # noqa: E402
 from benchmarks.eval.texts_en import Document  # noqa: E402
 from tests.pdfgen import pdf_file, write_pdf  # noqa: E402
 
@@ -28,7 +28,7 @@ CJK_WIDTH = 40.0  # full-width characters per line in 11 pt on the 595 pt wide p
 CJK_LINE_HEIGHT = 17
 ALL_DOCUMENTS = (
     (texts_en.DOCUMENTS, False),
-    (texts_en.DISTRACTORS, False),
+    (distractors_en.DISTRACTORS, False),
     (texts_zh.DOCUMENTS, True),
     (texts_zh.DISTRACTORS, True),
 )
