@@ -1,7 +1,8 @@
 """Screenshots of the one judge in the real app: English questions answered from a Chinese page, and
 from an English manual whose bookmarks give each passage its heading path.
 
-Run: xvfb-run -a -s "-screen 0 1400x900x24" .venv/bin/python -m tests.gui.judge_screens docs [--reask|--frame]
+Run: xvfb-run -a -s "-screen 0 1400x900x24" .venv/bin/python -m tests.gui.judge_screens docs [--OPTION]
+(--reask, --frame or --withdrawn)
 The real window, models and embedder over a temporary library of a Chinese article (and an English
 note beside it). Each question is asked in a new chat; the script prints every answer with its
 verdict and saves the window after each as docs/judge-<n>.png, so a person can read which answers
@@ -9,6 +10,8 @@ are right and whether the verdict line says so. `--reask`: with Settings.reask o
 answer the judge takes for a restatement, saved as docs/judge-reask.png. `--frame`: in the Chinese
 interface, over the eval's SQLite limits page, a Chinese question the model first answers by restating
 it, continued from its frame (Settings.complete_restated), saved as docs/judge-restatement-completed.png.
+`--withdrawn`: over the eval's Qinglan S3 manual (it gives no price), a price question in Chinese and
+one in English, whose made-up figure Folio withdraws, saved as docs/judge-withdrawn-<lang>.png.
 """
 
 from __future__ import annotations
@@ -88,21 +91,21 @@ def main(out: Path, reask: bool = False) -> int:
     return 0
 
 
-def restatement(out: Path) -> int:
-    """The window in Chinese after a restatement was continued from its frame (--frame)."""
+def one_document(out: Path, document: str, language: str, question: str, shot: str) -> int:
+    """The window in `language` over one of the eval's documents after `question` (--frame, --withdrawn)."""
     out.mkdir(parents=True, exist_ok=True)
-    work = Path(tempfile.mkdtemp(prefix="folio-frame-shots-"))
+    work = Path(tempfile.mkdtemp(prefix="folio-one-document-shots-"))
     app = styled_app()  # noqa: F841  (kept alive while the window runs)
     docs = work / "docs"
     docs.mkdir()
-    shutil.copy(Path(__file__).resolve().parents[2] / "benchmarks/eval/docs/sqlite-limits.en.html", docs)
-    settings = Settings(temperature=0.0, seed=42, language="zh_CN")
+    shutil.copy(Path(__file__).resolve().parents[2] / "benchmarks/eval/docs" / document, docs)
+    settings = Settings(temperature=0.0, seed=42, language=language)
     window = library_window(settings, work, docs)
-    final = ask_in_new_chat(window, "SQLite 默认最多允许几个 SELECT？").final
+    final = ask_in_new_chat(window, question).final
     if final is not None:
         print(f"answer: {final.answer!r}\nverdict: {final.verdict}", flush=True)
-        print(f"first: {final.reasked_from!r}", flush=True)
-    save(window, out / "judge-restatement-completed.png")
+        print(f"first: {final.reasked_from!r}\nwithdrawn: {final.withdrawn!r}", flush=True)
+    save(window, out / shot)
     window.close()
     shutil.rmtree(work, ignore_errors=True)
     return 0
@@ -112,5 +115,21 @@ if __name__ == "__main__":
     arguments = [a for a in sys.argv[1:] if not a.startswith("--")]
     target = Path(arguments[0] if arguments else "docs")
     if "--frame" in sys.argv[1:]:
-        raise SystemExit(restatement(target))
+        raise SystemExit(
+            one_document(
+                target,
+                "sqlite-limits.en.html",
+                "zh_CN",
+                "SQLite 默认最多允许几个 SELECT？",
+                "judge-restatement-completed.png",
+            )
+        )
+    if "--withdrawn" in sys.argv[1:]:
+        manual = "qinglan-s3-manual.pdf"
+        one_document(target, manual, "zh_CN", "清岚 S3 的价格是多少元？", "judge-withdrawn-zh.png")
+        raise SystemExit(
+            one_document(
+                target, manual, "en", "How much did the Qinglan S3 cost at launch?", "judge-withdrawn-en.png"
+            )
+        )
     raise SystemExit(main(target, "--reask" in sys.argv[1:]))

@@ -43,3 +43,28 @@ def test_a_reopened_answer_that_was_asked_again_says_so_and_a_first_answer_has_n
         view = AnswerView(state)  # a stored answer: the view is built after it finished
         qtbot.addWidget(view)
         assert (not view.banner.isHidden()) is shown
+
+
+def test_a_withdrawn_answer_says_which_figure_no_passage_states(qtbot: QtBot) -> None:
+    made_up = "The S3 costs $1,200 [1]."
+    instead = "The passages Folio found do not state this figure: the model's answer gave a number …"
+    state = AnswerState("How much does the S3 cost?", False)
+    view = AnswerView(state)
+    qtbot.addWidget(view)
+    state.add_delta(made_up, "answer")
+    state.flush()
+    with qtbot.waitSignal(state.reasked):
+        state.restart_answer(made_up, "1200")
+    assert view.body.toPlainText().strip() == "" and state.withdrawn == "1200"
+    assert "(1200)" in view.banner_label.text() and "withdrew" in view.banner_label.text()
+    assert "asked the model again" not in view.banner_label.text()
+    state.add_delta(instead, "answer")
+    state.flush()
+    withdrawn = replace(fake_answer(instead, "stop"), reasked_from=made_up, withdrawn="1200")
+    state.finish(withdrawn)
+    assert view.body.toPlainText().strip() == instead and "(1200)" in view.banner_label.text()
+    reopened = AnswerState("How much does the S3 cost?", False)
+    reopened.finish(withdrawn)
+    again = AnswerView(reopened)  # a stored answer: the view is built after it finished
+    qtbot.addWidget(again)
+    assert not again.banner.isHidden() and "(1200)" in again.banner_label.text()
