@@ -48,3 +48,17 @@ def test_what_folio_says_instead_is_a_refusal_in_the_questions_language() -> Non
     english, chinese = figure_not_found_answer("How much?"), figure_not_found_answer("多少钱？")
     assert english.startswith("The passages Folio found do not state this figure") and is_refusal(english)
     assert chinese.startswith("Folio 找到的段落中没有给出这个数值") and is_refusal(chinese)
+
+
+def test_a_figure_of_another_kind_where_no_passage_states_the_kind_asked_is_made_up() -> None:
+    # a price asked; the answer's figure measures air per hour, and no passage gives a price
+    assert invented_figures("清岚 S3 卖多少钱？", "卖 180 立方米每小时 [1]。", MANUAL) == ("180",)
+    assert invented_figures("How much does the S3 cost?", "It costs 6 months [1].", MANUAL) == ("6",)
+    priced = [*MANUAL, make_hit(3, "A spare filter costs 35 yuan.", page=3)]
+    # a passage states a price: the judge rules on the answer, nothing is withdrawn here
+    assert invented_figures("How much does the S3 cost?", "It costs 6 months [1].", priced) == ()
+    # a figure of the kind asked, or one without a unit, is never of another kind
+    assert (
+        invented_figures("How long is the cable, in metres?", "6 months [1].", MANUAL) == ()
+    )  # "how long": time too
+    assert invented_figures("How much does it cost?", "180 [1].", MANUAL) == ()
