@@ -303,7 +303,9 @@ def _stream_answer(args: argparse.Namespace, folio: Folio, out: TextIO, err: Tex
                 text.write(event.text, thinking=event.channel == "thinking")
             elif isinstance(event, Reasked) and not args.json:
                 out.write("\n")
-                withdrawn = translate("Cli", "(that gave a figure no passage states: {0}; withdrawn)")
+                withdrawn = translate(
+                    "Cli", "(that gave a figure no passage states for this question: {0}; withdrawn)"
+                )
                 note = (
                     withdrawn.format(event.withdrawn)
                     if event.withdrawn

@@ -203,8 +203,8 @@ class AnswerView(QFrame):
     def _reasked_text(self) -> str:
         if self.state.withdrawn:  # answering/judge/invented.py
             return self.tr(
-                "The model's answer gave a figure ({0}) that none of the passages Folio found states; "
-                "Folio withdrew it."
+                "The model's answer gave a figure ({0}) that none of the passages Folio found states "
+                "for this question; Folio withdrew it."
             ).format(self.state.withdrawn)
         # the same words for both ways of asking again (answering/pipeline/reask.py): from the
         # restatement's frame, or with the sentences Folio found

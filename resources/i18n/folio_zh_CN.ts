@@ -75,8 +75,8 @@
         <translation>思考中…</translation>
     </message>
     <message>
-        <source>The model&apos;s answer gave a figure ({0}) that none of the passages Folio found states; Folio withdrew it.</source>
-        <translation>模型的回答给出了一个数值（{0}），Folio 找到的段落中都没有这个数值；Folio 已撤回该回答。</translation>
+        <source>The model&apos;s answer gave a figure ({0}) that none of the passages Folio found states for this question; Folio withdrew it.</source>
+        <translation>模型的回答给出了一个数值（{0}），但 Folio 找到的段落中没有一处为这个问题给出该数值；Folio 已撤回该回答。</translation>
     </message>
     <message>
         <source>The first answer only repeated the question; Folio asked the model again for the answer.</source>
@@ -666,8 +666,8 @@
         <translation>错误：{0}</translation>
     </message>
     <message>
-        <source>(that gave a figure no passage states: {0}; withdrawn)</source>
-        <translation>（这个回答给出了段落中都没有的数值：{0}；已撤回）</translation>
+        <source>(that gave a figure no passage states for this question: {0}; withdrawn)</source>
+        <translation>（这个回答给出的数值没有一段为这个问题给出：{0}；已撤回）</translation>
     </message>
     <message>
         <source>thinking: </source>

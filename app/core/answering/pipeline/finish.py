@@ -69,7 +69,7 @@ def check(
         judgement = judge_run(run, reason, verifier, policy, embed, about)
     checked = judgement.attribution
     citations = verified_citations(checked, run.passages) if checked is not None else marked
-    if reason == "stop" and judgement.verdict == "not_answered":
+    if reason == "stop" and judgement.verdict == "not_answered" and not run.withdrawn:
         # Nothing the model wrote could be verified: say so after it (the sentences' offsets stay
         # valid), never that the documents do not answer: the sentences Folio found may hold it.
         # An answer that states nothing (the question again, a bare marker) gets what Folio found.
@@ -91,6 +91,9 @@ def judge_run(
     `about` (None: the question); a failure in checking keeps the answer (logged, unjudged)."""
     if run.not_in_documents:
         return Judgement(None, "not_in_documents")
+    if run.withdrawn:  # Folio's own words, after an answer whose figures no passage states: not
+        # verified (the figure may still be in a document the passages did not come from)
+        return Judgement(None, "not_answered")
     text = "".join(run.answer).rstrip()
     about = run.question if about is None else about
     try:
