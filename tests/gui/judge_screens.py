@@ -125,11 +125,11 @@ if __name__ == "__main__":
             )
         )
     if "--withdrawn" in sys.argv[1:]:
-        manual = "qinglan-s3-manual.pdf"
-        one_document(target, manual, "zh_CN", "清岚 S3 的价格是多少元？", "judge-withdrawn-zh.png")
+        manual = "qinglan-s3-manual.pdf"  # English first: the Chinese interface stays installed
+        one_document(
+            target, manual, "en", "How much did the Qinglan S3 cost at launch?", "judge-withdrawn-en.png"
+        )
         raise SystemExit(
-            one_document(
-                target, manual, "en", "How much did the Qinglan S3 cost at launch?", "judge-withdrawn-en.png"
-            )
+            one_document(target, manual, "zh_CN", "清岚 S3 的价格是多少元？", "judge-withdrawn-zh.png")
         )
     raise SystemExit(main(target, "--reask" in sys.argv[1:]))

@@ -81,7 +81,10 @@ def save(widget: QWidget, target: Path) -> None:
 
 def styled_app() -> QApplication:
     """The application as `run_gui` starts it: the Chinese font (the system's, else Folio's), then
-    the stylesheet."""
+    the stylesheet (the running one when a script takes several windows' screenshots)."""
+    running = QApplication.instance()
+    if isinstance(running, QApplication):
+        return running
     app = QApplication(sys.argv[:1])
     ensure_cjk_font()
     app.setStyleSheet(load_stylesheet())
