@@ -62,3 +62,12 @@ def test_a_figure_of_another_kind_where_no_passage_states_the_kind_asked_is_made
         invented_figures("How long is the cable, in metres?", "6 months [1].", MANUAL) == ()
     )  # "how long": time too
     assert invented_figures("How much does it cost?", "180 [1].", MANUAL) == ()
+
+
+def test_a_question_that_names_the_kind_of_figure_it_wants_is_checked() -> None:
+    # no "how much": "the retail price" names what it asks for
+    weight = "It is about 6.8 kg [1]."
+    assert invented_figures("What is the retail price of the S3?", weight, MANUAL) == ("6.8",)
+    assert invented_figures("清岚 S3 的售价是？", "售价是 1999 元。", MANUAL) == ("1999",)
+    filter_life = "A composite filter, 6 months [1]."
+    assert invented_figures("What is the filter of the S3?", filter_life, MANUAL) == ()

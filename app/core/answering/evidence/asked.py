@@ -81,8 +81,12 @@ _ASKED_DIMENSIONS: tuple[tuple[frozenset[str], re.Pattern[str]], ...] = tuple(
 def asked_dimensions(question: str) -> frozenset[str]:
     """What the figure the question asks for measures ("money" for "how much does it cost?",
     "time" for "多久"); empty when it asks for no quantity or does not say what kind."""
-    if not asks_quantity(question):
-        return frozenset()
+    return named_dimensions(question) if asks_quantity(question) else frozenset()
+
+
+def named_dimensions(question: str) -> frozenset[str]:
+    """The kinds of figure the question's words name, whether or not it asks with "how much" or 多少
+    ("money" for "What is the retail price of …?" and for "它的售价是？")."""
     text = normalize(question)
     return frozenset(dim for dims, pattern in _ASKED_DIMENSIONS if pattern.search(text) for dim in dims)
 

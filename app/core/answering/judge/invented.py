@@ -4,7 +4,7 @@ from __future__ import annotations
 
 from collections.abc import Sequence
 
-from app.core.answering.evidence.asked import asked_dimensions, asks_quantity
+from app.core.answering.evidence.asked import asks_quantity, named_dimensions
 from app.core.answering.evidence.facts import Facts, facts_of
 from app.core.answering.evidence.lexical import normalize
 from app.core.answering.evidence.quantities import UNIT_BOUND, clashes, dimensions
@@ -18,12 +18,13 @@ STATED_WITH_UNIT = UNIT_BOUND | {"money", "share"}
 
 
 def invented_figures(question: str, answer: str, passages: Sequence[Hit]) -> tuple[str, ...]:
-    """The figures `answer` gives for a question that asks for a number, a measure or a date
-    (asked.py) when none of `passages` states them for it: not one of them is written in a passage
-    (`unwritten`), or each is a figure of another kind than the one asked and no passage holds a
-    figure of that kind (`of_another_kind`). The model made them up (it saw no other text). Empty
-    when the question asks for no quantity or the answer gives no number the question does not name."""
-    if not passages or not asks_quantity(question):
+    """The figures `answer` gives for a question that asks for a number, a measure or a date, or
+    names the kind of figure it wants ("the retail price"; asked.py), when none of `passages` states
+    them for it: not one of them is written in a passage (`unwritten`), or each is a figure of another
+    kind than the one asked and no passage holds a figure of that kind (`of_another_kind`). The model
+    made them up (it saw no other text). Empty when the question asks for no quantity or the answer
+    gives no number the question does not name."""
+    if not passages or not (asks_quantity(question) or named_dimensions(question)):
         return ()
     claimed = facts_of(strip_markers(answer))
     given = claimed.numbers - facts_of(question).numbers
@@ -52,7 +53,7 @@ def of_another_kind(question: str, claimed: Facts, held: Sequence[Facts]) -> boo
     """The question asks for a kind of figure always stated with its unit (a price, a length, a
     weight…; asked.py), the answer's figures with units all measure something else ("300 吨" for annual
     sales) and no passage holds a figure of the kind asked."""
-    asked = asked_dimensions(question)
+    asked = named_dimensions(question)
     if not asked or not asked <= STATED_WITH_UNIT:
         return False
     answered = dimensions(claimed.quantities)
