@@ -201,22 +201,36 @@ def split_summaries(
 
 
 def reask_lines(records: Sequence[AnswerRecord]) -> str:
-    """The answers Folio asked again (their first text stated nothing): per language how many, how
-    many first answers would have been right, how many are right after; then one line each."""
-    asked = [r for r in records if r.extra.get("reasked_from")]
-    lines = [f"\n### Asked again: {len(asked)} of {len(records)} answers stated nothing\n"]
-    if not asked:
-        return "\n".join(lines)
-    lines += ["| language | asked again | first right | right after |", "|---|---|---|---|"]
+    """The answers Folio asked again (their first text stated nothing), then those it withdrew (their
+    figures were in no passage): per language how many, how many first answers would have been right,
+    how many are right after; then one line each."""
+    asked = [r for r in records if r.extra.get("reasked_from") and not r.extra.get("withdrawn")]
+    withdrawn = [r for r in records if r.extra.get("withdrawn")]
+    return "\n".join(
+        [
+            *_replaced_lines(asked, f"Asked again: {len(asked)} of {len(records)} answers stated nothing"),
+            *_replaced_lines(
+                withdrawn,
+                f"Withdrawn: {len(withdrawn)} of {len(records)} answers gave figures no passage states",
+            ),
+        ]
+    )
+
+
+def _replaced_lines(replaced: Sequence[AnswerRecord], title: str) -> list[str]:
+    lines = [f"\n### {title}\n"]
+    if not replaced:
+        return lines
+    lines += ["| language | answers | first right | right after |", "|---|---|---|---|"]
     for lang in ("en", "zh", "en→zh", "zh→en"):
-        group = [r for r in asked if direction_of(r) == lang]
+        group = [r for r in replaced if direction_of(r) == lang]
         if group:
             first = sum(1 for r in group if r.extra.get("first_correct"))
             after = sum(1 for r in group if r.correct)
             lines.append(f"| {lang} | {len(group)} | {first} | {after} |")
     lines.append("")
-    for r in asked:
+    for r in replaced:
         mark = "✓" if r.correct else "✗"
         first = _short(str(r.extra["reasked_from"]), 70)
         lines.append(f"{r.id} {mark} first: {first} → {_short(r.answer, 90)}")
-    return "\n".join(lines)
+    return lines

@@ -185,6 +185,7 @@ def score_answer(question: Question, data: dict[str, Any]) -> AnswerRecord:
             "denied_with_evidence": denied_with_evidence(question, shown, data.get("located") or []),
             "contents_found": sum(1 for f in data.get("located") or [] if is_contents_line(f["sentence"])),
             "reasked_from": str(data.get("reasked_from") or ""),  # the first answer, when asked again
+            "withdrawn": str(data.get("withdrawn") or ""),  # its made-up figures, when Folio withdrew it
         },
     )
 
