@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-from app.core.answering.evidence.asked import asked_dimensions, asks_quantity
+from app.core.answering.evidence.asked import asked_dimensions, asks_quantity, named_dimensions
 from app.core.answering.evidence.excerpts import score_sentences
 from app.core.answering.evidence.focus import found_passages, hinted_question
 from app.core.answering.evidence.locate import locate
@@ -58,6 +58,10 @@ def test_what_a_quantity_question_asks_for_is_named_in_both_languages() -> None:
     # a time: a year answers it as a plain number (no unit to clash); "300 yuan" or "12 万人" do not
     assert asked_dimensions("In which year was it built?") == {"time"}
     assert asked_dimensions("Who pays for the test suite?") == set()  # no quantity asked
+    # the kind a question names, asked with "how much" or not; "after-sales" names no money
+    assert named_dimensions("What is the retail price of the KX-40?") == {"money"}
+    assert asked_dimensions("What is the retail price of the KX-40?") == set()
+    assert named_dimensions("How many hours a day is the after-sales hotline open?") == {"time"}
 
 
 def test_the_size_of_a_disk_asks_for_data_and_a_count_of_disks_does_not() -> None:

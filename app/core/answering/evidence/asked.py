@@ -26,7 +26,7 @@ _ASKED_DIMENSIONS: tuple[tuple[frozenset[str], re.Pattern[str]], ...] = tuple(
     for dims, pattern in (
         (
             ("money",),
-            r"\b(?:price|prices|priced|cost|costs|fee|fees|revenue|sales|turnover|salary|wages?|budget|"
+            r"(?<!-)\b(?:price|prices|priced|cost|costs|fee|fees|revenue|sales|turnover|salary|wages?|budget|"
             r"spend|spent|expensive|how\s+much\s+money)\b"
             r"|钱|价格|价钱|售价|单价|费用|成本|花费|销售额|营业额|营收|工资|薪水|预算|造价|票价",
         ),
