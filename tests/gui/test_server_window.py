@@ -71,7 +71,9 @@ def test_a_question_in_the_window_is_answered_through_the_server_checked_and_cit
     info = window.app.model_info
     assert info is not None and info.server == server.url and info.name == MODEL_NAME
     _ingest(qtbot, window, solar_pdf)
-    state = window.chat.ask("How often should I check the inverter display?")
+    # the guide answers it, and with no figure: a figure the small model makes up for a question that
+    # asks for one ("how often…?" here gave "every 24 hours") is withdrawn, with no sentence to check
+    state = window.chat.ask("What should I do if the red fault light stays on?")
     assert state is not None
     streamed: list[str] = []
     state.text_flushed.connect(lambda _thinking, answer: streamed.append(answer))
