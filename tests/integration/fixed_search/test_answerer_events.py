@@ -1,6 +1,7 @@
 """The Answerer with the real SmolLM2 over a fixed search and the word-only check: events, JSON
-contract, persistence, stops, gate (not end to end: the real library and the default embedder's
-judge are test_judged_answers.py and test_cited_answers.py)."""
+contract, persistence, stops, gate (not end to end: the real library and the default embedder's judge
+are test_judged_answers.py and test_cited_answers.py; follow-ups, the model slot and chats are the
+other test_answerer_*.py here)."""
 
 from __future__ import annotations
 
@@ -9,12 +10,10 @@ from collections.abc import Iterator
 from pathlib import Path
 
 import pytest
-from sqlalchemy import select
 
 from app.core.answering.pipeline.pipeline import Answerer
 from app.core.answering.presentation.verdict_text import UNVERIFIED_NOTICE_EN
 from app.core.answering.types import (
-    Answer,
     AnswerEvent,
     AskOptions,
     Delta,
@@ -25,19 +24,11 @@ from app.core.answering.types import (
 )
 from app.core.cancel import CancelToken
 from app.core.config import Settings
-from app.core.errors import ModelError, UsageError
-from app.core.generate.engine import Engine
-from app.core.passage import SearchResult
-from app.core.store.chats import Trace
-from app.core.store.conversations import AnswerRecord
+from app.core.errors import UsageError
 from tests.answering_kit import ask, make_answerer
 from tests.core.answer_helpers import fixed_search, make_hit
+from tests.integration.fixed_search.passages import HITS
 
-HITS = [
-    make_hit(1, "Prefill evaluates the whole prompt at once; it decides the time to first token.", page=5),
-    make_hit(2, "Decode produces one token per step and decides the tokens per second.", page=6),
-    make_hit(3, "The default chat model is SmolLM2 with 135 million parameters.", document="models.md"),
-]
 METRIC_KEYS = {
     "queue_ms",
     "retrieval_ms",
@@ -53,21 +44,6 @@ METRIC_KEYS = {
     "evidence_ms",
     "counts_from",  # "engine" here; a server's answer says whose counts (server usage / timings / counted)
 }
-
-
-@pytest.fixture
-def test_settings(test_settings: Settings) -> Settings:
-    """A first-token target no machine misses: with the default 8 s, a loaded machine's prefill rate
-    (12-21 tok/s on 2 shared cores) dropped passages and history for "ttft_target", so what these
-    tests saw hung on the machine's speed. The TTFT-driven budget has tests of its own."""
-    return test_settings.replace(ttft_target_s=600.0)
-
-
-@pytest.fixture
-def answerer(test_settings: Settings, tmp_path: Path, chat_engine: Engine) -> Iterator[Answerer]:
-    answerer = make_answerer(test_settings, tmp_path / "library", fixed_search(HITS), engine=chat_engine)
-    yield answerer
-    answerer.close()
 
 
 def collect(events: Iterator[AnswerEvent]) -> list[AnswerEvent]:
@@ -243,74 +219,6 @@ def test_no_hits_at_all_is_gated_in_the_question_language(
     assert answer.grounded is False and answer.answer == "文档中没有涉及这个问题的内容。"
 
 
-def test_a_follow_up_that_names_little_is_searched_with_the_previous_question(
-    answerer: Answerer, test_settings: Settings, tmp_path: Path
-) -> None:
-    volcano = [make_hit(1, "The volcano readings rose in spring because magma fed the vents.", page=3)]
-    garden = [make_hit(1, "Unrelated text about gardening.", similarity=0.05)]
-    queries: list[str] = []
-
-    def search(query: str, k: int) -> SearchResult:
-        queries.append(query)
-        return SearchResult(query, (volcano if "volcano" in query else garden)[:k], 1.0)
-
-    chatty = make_answerer(test_settings, tmp_path / "library", search, engine=answerer.slot.engine)
-    chat_id = chatty.conversations.create()
-    chatty.conversations.save(
-        AnswerRecord("What did the volcano readings show?", "They rose in spring [1].", "", "stop", []),
-        chat_id,
-    )
-    follow = ask(chatty, "And why did they rise?", AskOptions(max_tokens=8), chat_id=chat_id)
-    assert queries == [
-        "And why did they rise?",
-        "What did the volcano readings show?\nAnd why did they rise?",
-        "What did the volcano readings show?",  # its own passages fused in
-    ]
-    assert follow.grounded is not False and follow.metrics.completion_tokens > 0
-    assert [c.page for c in follow.passages] == [3]
-    alone = ask(chatty, "And why did they rise?", AskOptions(max_tokens=8))  # no chat: nothing to add
-    assert alone.grounded is False and queries[-1] == "And why did they rise?"
-
-
-def test_history_enters_the_prompt_only_for_a_follow_up_and_never_an_unsupported_answer(
-    answerer: Answerer, test_settings: Settings, tmp_path: Path
-) -> None:
-    volcano = [make_hit(1, "The volcano readings rose in spring because magma fed the vents.", page=3)]
-    garden = [make_hit(1, "Unrelated text about gardening.", similarity=0.05)]
-
-    def search(query: str, k: int) -> SearchResult:
-        return SearchResult(query, (volcano if "volcano" in query else garden)[:k], 1.0)
-
-    chat = make_answerer(test_settings, tmp_path / "library", search, engine=answerer.slot.engine)
-    chat_id = chat.conversations.create()
-    good = {"verdict": "answered"}
-    chat.conversations.save(
-        AnswerRecord("What did the volcano readings show?", "They rose in spring [1].", "", "stop", [], good),
-        chat_id,
-    )
-    options = AskOptions(max_tokens=8)
-    # a new question that names its subject stands on its own: no history in its prompt
-    fresh = ask(chat, "Why did the volcano readings rise?", options, chat_id=chat_id)
-    assert fresh.budget is not None and fresh.budget.history_turns_used == 0
-    assert fresh.budget.history_tokens == 0
-    # a follow-up that names little of its subject gets the chat's trusted answers
-    follow = ask(chat, "And why did they rise?", options, chat_id=chat_id)
-    assert follow.budget is not None and follow.budget.history_turns_used >= 1
-    # an answer Folio found unsupported or not answering is never fed back as fact
-    chat2 = chat.conversations.create()
-    bad = {"verdict": "not_answered", "support_rate": 0.0}
-    chat.conversations.save(
-        AnswerRecord("What did the volcano readings show?", "They fell in winter [1].", "", "stop", [], bad),
-        chat2,
-    )
-    after_bad = ask(chat, "And why did they rise?", options, chat_id=chat2)
-    # its question is shown (the follow-up is about it), its answer withheld
-    assert after_bad.budget is not None and after_bad.budget.history_turns_used == 1
-    prompt = chat.slot.engine.detokenize(chat.slot.engine._llm._input_ids)
-    assert "What did the volcano readings show?" in prompt and "They fell in winter" not in prompt
-    assert after_bad.passages and after_bad.passages[0].page == 3  # the re-search still used it
-
-
 def test_missing_model_gives_an_error_answer_naming_the_file(
     tmp_path: Path,
 ) -> None:
@@ -322,18 +230,6 @@ def test_missing_model_gives_an_error_answer_naming_the_file(
     assert answer.error is not None and "gone.gguf" in answer.error
     assert answer.chat_id is not None
     assert answerer.conversations.messages(answer.chat_id)[-1].finish_reason == "error"
-
-
-def test_follow_up_reuses_the_prefix_and_carries_complete_history(answerer: Answerer) -> None:
-    first = ask(answerer, "What decides the time to first token?", AskOptions(max_tokens=60))
-    follow = ask(
-        answerer, "And what decides tokens per second?", AskOptions(max_tokens=30), chat_id=first.chat_id
-    )
-    assert follow.chat_id == first.chat_id
-    assert follow.budget is not None
-    assert follow.budget.history_turns_used == (1 if first.complete else 0)
-    assert follow.budget.cached_prompt_tokens > follow.budget.system_tokens  # instructions + passages reused
-    assert [m.role for m in answerer.conversations.messages(first.chat_id or 0)] == ["user", "assistant"] * 2
 
 
 def test_chinese_question_streams_intact_chinese(
@@ -398,116 +294,6 @@ def test_evidence_selection_shortens_the_prompt_but_citations_quote_the_whole_pa
     # the answer's passages (what citations quote and the checker reads) are the stored text
     assert [hit.text for hit in answers[True].passages] == [text]
     assert all(citation.text == text for citation in answers[True].citations)
-
-
-def test_a_follow_up_shows_the_same_excerpts_and_reuses_the_whole_previous_prompt(
-    answerer: Answerer, test_settings: Settings, tmp_path: Path
-) -> None:
-    rooms = " ".join(f"Room {n} of the museum shows tools of the {n}th century." for n in range(10, 16))
-    hits = [
-        make_hit(1, f"{rooms} The lighthouse tower is 31 metres tall. {rooms}", page=3),
-        make_hit(2, f"{rooms} The lighthouse was first lit in 1871. {rooms}", page=4),
-    ]
-    first_search = fixed_search(hits)
-    searches = iter([first_search, fixed_search(hits[::-1])])  # the follow-up ranks them the other way
-
-    def search(query: str, k: int) -> SearchResult:
-        return next(searches)(query, k)
-
-    settings = test_settings.replace(evidence_selection=True)
-    chat = make_answerer(settings, tmp_path / "library", search, engine=answerer.slot.engine)
-    first = ask(chat, "How tall is the lighthouse tower?", AskOptions(max_tokens=40))
-    follow = ask(chat, "When was the lighthouse first lit?", AskOptions(max_tokens=20), chat_id=first.chat_id)
-    assert first.budget is not None and follow.budget is not None and first.complete
-    assert first.budget.excerpts and follow.budget.excerpts == first.budget.excerpts
-    assert follow.budget.passages_used == first.budget.passages_used == [1, 2]
-    # the instructions, both passages as shown before and the first turn came from the KV cache
-    reused = follow.budget.system_tokens + follow.budget.passages_tokens + follow.budget.history_tokens
-    assert follow.budget.cached_prompt_tokens >= reused
-
-
-def test_empty_question_and_unknown_chat_are_usage_errors(answerer: Answerer) -> None:
-    with pytest.raises(UsageError):
-        answerer.ask_stream("   ")
-    with pytest.raises(UsageError, match="no chat"):
-        answerer.ask_stream("Hi?", chat_id=9999)
-    with pytest.raises(UsageError):
-        answerer.ask_stream("Hi?", AskOptions(temperature=-1.0))
-
-
-def test_settings_with_a_missing_model_keep_the_loaded_one(answerer: Answerer, tmp_path: Path) -> None:
-    before = answerer.settings
-    with pytest.raises(ModelError, match=r"missing\.gguf"):
-        answerer.slot.apply(before.replace(model_path=str(tmp_path / "missing.gguf")))
-    assert answerer.settings == before
-    assert answerer.slot.load().name == "SmolLM2-135M-Instruct.Q4_1.gguf"
-
-
-def test_changed_context_reloads_lazily(answerer: Answerer) -> None:
-    answerer.slot.load()
-    answerer.slot.apply(answerer.settings.replace(n_ctx=1024))
-    info = answerer.slot.info()
-    assert info is not None and info.n_ctx == 4096  # not reloaded yet
-    assert answerer.slot.load().n_ctx == 1024
-    answer = ask(answerer, "What decides the time to first token?", AskOptions(max_tokens=4))
-    assert answer.budget is not None and answer.budget.n_ctx == 1024
-
-
-def test_a_gated_answer_reports_the_context_of_the_model_it_would_use(
-    test_settings: Settings, tmp_path: Path, chat_engine: Engine
-) -> None:
-    weak = [make_hit(1, "Unrelated text about gardening.", similarity=0.05)]
-    answerer = make_answerer(test_settings, tmp_path / "library", fixed_search(weak), engine=chat_engine)
-    assert test_settings.n_ctx != 1024
-    assert answerer.slot.apply(answerer.settings.replace(n_ctx=1024))  # loads at its next use
-    answer = ask(answerer, "What is the boiling point of mercury?")
-    assert answer.grounded is False and answer.budget is not None
-    assert answer.budget.n_ctx == 1024  # the engine this question was handed, not the old one
-    answerer.close()
-
-
-def test_chats_can_be_created_listed_and_deleted(answerer: Answerer) -> None:
-    chat_id = answerer.conversations.create("Prefill questions")
-    assert [c.title for c in answerer.conversations.summaries()] == ["Prefill questions"]
-    answer = ask(answerer, "What decides the time to first token?", AskOptions(max_tokens=4), chat_id=chat_id)
-    assert answer.chat_id == chat_id
-    answerer.conversations.delete(chat_id)
-    assert answerer.conversations.summaries() == []
-    with answerer.conversations.sessions() as session:
-        assert session.scalars(select(Trace)).all() == []  # traces go with their chat
-
-
-def test_a_second_question_waits_for_the_model_and_reports_the_wait(answerer: Answerer) -> None:
-    barrier = threading.Barrier(2)
-    answers: list[Answer] = []
-
-    def ask_one(question: str) -> None:
-        barrier.wait()
-        answers.append(ask(answerer, question, AskOptions(max_tokens=12)))
-
-    threads = [threading.Thread(target=ask_one, args=(q,)) for q in ("What is prefill?", "What is decode?")]
-    for thread in threads:
-        thread.start()
-    for thread in threads:
-        thread.join()
-    assert len(answers) == 2 and all(a.finish_reason in ("stop", "length") for a in answers)
-    holder, waiter = sorted(answers, key=lambda a: a.metrics.queue_ms)
-    assert waiter.metrics.queue_ms >= holder.spans["decode"]  # it waited through the whole generation
-
-
-def test_a_new_model_that_fails_to_load_keeps_the_previous_one(
-    answerer: Answerer, tmp_path: Path, smollm_path: Path
-) -> None:
-    broken = tmp_path / "truncated.gguf"
-    broken.write_bytes(smollm_path.read_bytes()[:8192])  # starts like GGUF, fails in llama.cpp
-    before = answerer.settings
-    answerer.slot.apply(before.replace(model_path=str(broken)))
-    with pytest.raises(ModelError, match=r"truncated\.gguf"):
-        answerer.slot.load()
-    assert answerer.settings.model_path == before.model_path
-    assert answerer.slot.load().name == "SmolLM2-135M-Instruct.Q4_1.gguf"
-    answer = ask(answerer, "What decides the time to first token?", AskOptions(max_tokens=4))
-    assert answer.finish_reason in ("stop", "length") and answer.model == "SmolLM2-135M-Instruct.Q4_1.gguf"
 
 
 def test_an_answer_folio_cannot_verify_says_so_and_never_that_the_documents_do_not_answer(
