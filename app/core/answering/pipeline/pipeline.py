@@ -217,15 +217,14 @@ class Answerer:
         answer = "".join(run.answer)
         figures = invented_figures(run.question, answer, run.passages) if reason == "stop" else ()
         if figures:
-            yield from self._withdraw(run, figures)
+            yield from self._withdraw(run, answer.strip(), figures)
             judgement = None
         return Outcome(reason, judgement=judgement)
 
-    def _withdraw(self, run: AnswerRun, figures: Sequence[str]) -> Iterator[AnswerEvent]:
-        """The complete answer gave figures for a quantity question that no passage of the prompt
-        states (judge/invented.py): the model made them up. Folio withdraws it (its text is kept in
-        the trace) and says instead that the passages do not state the figure; no model is asked."""
-        first = "".join(run.answer).strip()
+    def _withdraw(self, run: AnswerRun, first: str, figures: Sequence[str]) -> Iterator[AnswerEvent]:
+        """The complete answer `first` gave figures for a quantity question that no passage of the
+        prompt states (judge/invented.py): the model made them up. Folio withdraws it (its text is kept
+        in the trace) and says instead that the passages do not state the figure; no model is asked."""
         run.reasked_from, run.withdrawn = first, ", ".join(figures)
         run.answer = [figure_not_found_answer(run.question)]
         log.info("the answer gave figures no passage states (%s): withdrawn", run.withdrawn)
