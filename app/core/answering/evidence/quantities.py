@@ -206,6 +206,18 @@ def dimensions(held: frozenset[Quantity]) -> frozenset[str]:
     return frozenset(_DIMENSIONS.get(unit, unit) for _, unit in held)
 
 
+def new_quantities(claimed: frozenset[Quantity], named: frozenset[str]) -> frozenset[Quantity]:
+    """The quantities of `claimed` whose number is not one of `named` (the question's own)."""
+    return frozenset(q for q in claimed if q[0] not in named)
+
+
+def measure_another_kind(given: frozenset[Quantity], asked: frozenset[str]) -> bool:
+    """Whether figures with units are `given` and none measures a kind in `asked` ("300 吨" for
+    annual sales, "3000 小时" for a price)."""
+    measured = dimensions(given)
+    return bool(measured) and not measured & asked
+
+
 # A number glued to letters names a thing ("E7", "KX-40", "LP-07", "v2"), and a page or section
 # reference ("Page 4 of 5", "第 2 页,共 3 页", "Section 7.4") locates one: neither is a figure stated
 # about a subject.

@@ -7,7 +7,14 @@ from collections.abc import Sequence
 from app.core.answering.evidence.asked import asks_quantity, named_dimensions
 from app.core.answering.evidence.facts import Facts, facts_of
 from app.core.answering.evidence.lexical import normalize
-from app.core.answering.evidence.quantities import UNIT_BOUND, clashes, dimensions
+from app.core.answering.evidence.quantities import (
+    UNIT_BOUND,
+    Quantity,
+    clashes,
+    dimensions,
+    measure_another_kind,
+    new_quantities,
+)
 from app.core.keywords import content_terms, is_number
 from app.core.passage import Hit
 from app.core.prompt.citations import strip_markers
@@ -27,11 +34,13 @@ def invented_figures(question: str, answer: str, passages: Sequence[Hit]) -> tup
     if not passages or not (asks_quantity(question) or named_dimensions(question)):
         return ()
     claimed = facts_of(strip_markers(answer))
-    given = claimed.numbers - facts_of(question).numbers
+    named = facts_of(question).numbers
+    given = claimed.numbers - named
     if not given:
         return ()
     held = [facts_of(hit.text) for hit in passages]
-    if unwritten(given, claimed, passages, held) or of_another_kind(question, claimed, held):
+    with_units = new_quantities(claimed.quantities, named)
+    if unwritten(given, claimed, passages, held) or of_another_kind(question, with_units, held):
         return tuple(sorted(given))
     return ()
 
@@ -49,14 +58,12 @@ def unwritten(given: frozenset[str], claimed: Facts, passages: Sequence[Hit], he
     return True
 
 
-def of_another_kind(question: str, claimed: Facts, held: Sequence[Facts]) -> bool:
+def of_another_kind(question: str, given: frozenset[Quantity], held: Sequence[Facts]) -> bool:
     """The question asks for a kind of figure always stated with its unit (a price, a length, a
-    weight…; asked.py), the answer's figures with units all measure something else ("300 吨" for annual
-    sales) and no passage holds a figure of the kind asked."""
+    weight…; asked.py), the figures with units the answer `given` (those the question does not name)
+    all measure something else ("300 吨" for annual sales) and no passage holds a figure of the kind
+    asked."""
     asked = named_dimensions(question)
-    if not asked or not asked <= STATED_WITH_UNIT:
-        return False
-    answered = dimensions(claimed.quantities)
-    if not answered or answered & asked:
+    if not asked or not asked <= STATED_WITH_UNIT or not measure_another_kind(given, asked):
         return False
     return not any(dimensions(facts.quantities) & asked for facts in held)

@@ -11,7 +11,12 @@ from app.core.answering.evidence.asked import asked_dimensions, asks_quantity
 from app.core.answering.evidence.evidence import Evidence
 from app.core.answering.evidence.facts import Facts, facts_of, missing_facts
 from app.core.answering.evidence.lexical import normalize, without_lead_in
-from app.core.answering.evidence.quantities import UNIT_BOUND, dimensions
+from app.core.answering.evidence.quantities import (
+    UNIT_BOUND,
+    dimensions,
+    measure_another_kind,
+    new_quantities,
+)
 from app.core.answering.evidence.sentences import split_sentences
 from app.core.answering.evidence.superseded import Replacement, asks_former_value, states_former
 from app.core.answering.judge.checks import Attribution, SentenceCheck
@@ -362,10 +367,9 @@ def _kind_clash(claimed: Facts, question: Facts, asked: frozenset[str]) -> bool:
     ("两块网卡" for how big a disk must be)."""
     if not asked:
         return False
-    new = frozenset(q for q in claimed.quantities if q[0] not in question.numbers)
-    given = dimensions(new)
-    if given:
-        return not given & asked
+    new = new_quantities(claimed.quantities, question.numbers)
+    if dimensions(new):
+        return measure_another_kind(new, asked)
     bare = claimed.numbers - question.numbers
     return bool(bare) and asked <= UNIT_BOUND
 
