@@ -280,7 +280,7 @@ def _apply_ask_settings(args: argparse.Namespace, folio: Folio) -> None:
 def _stream_answer(args: argparse.Namespace, folio: Folio, out: TextIO, err: TextIO) -> Answer | None:
     """Ask, printing the streamed text (and thinking, re-asks, progress on `err`) unless --json;
     the finished Answer, None when the stream ended without one. Ctrl+C cancels."""
-    from app.core.api import AskOptions, Delta, Finished, Reasked
+    from app.core.api import AskOptions, Delta, Finished, Replaced
 
     options = AskOptions(
         thinking=bool(args.thinking),
@@ -301,7 +301,7 @@ def _stream_answer(args: argparse.Namespace, folio: Folio, out: TextIO, err: Tex
         for event in events:
             if isinstance(event, Delta) and not args.json:
                 text.write(event.text, thinking=event.channel == "thinking")
-            elif isinstance(event, Reasked) and not args.json:
+            elif isinstance(event, Replaced) and not args.json:
                 out.write("\n")
                 withdrawn = translate(
                     "Cli", "(that gave a figure no passage states for this question: {0}; withdrawn)"

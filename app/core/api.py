@@ -53,7 +53,7 @@ if TYPE_CHECKING:  # loaded at first use (__getattr__ below): numpy, SQLAlchemy,
         Located,
         Metrics,
         Progress,
-        Reasked,
+        Replaced,
         Retrieved,
     )
     from app.core.embed.engine import is_model_folder
@@ -88,7 +88,7 @@ _LAZY = {
             "Located",
             "Metrics",
             "Progress",
-            "Reasked",
+            "Replaced",
             "Retrieved",
         )
     },
@@ -277,8 +277,8 @@ __all__ = [
     "PageLayerInfo",
     "Progress",
     "ProgressCallback",
-    "Reasked",
     "ReindexAdvice",
+    "Replaced",
     "RereadAdvice",
     "Retrieved",
     "SearchResult",

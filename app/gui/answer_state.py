@@ -28,7 +28,7 @@ class AnswerState(QObject):
     figures_changed = Signal()
     located_changed = Signal()
     progress_changed = Signal()
-    reasked = Signal()  # the streamed answer stated nothing: it is cleared, a new one streams
+    replaced = Signal()  # the streamed answer is cleared (it stated nothing, or was withdrawn)
     finished = Signal()
 
     def __init__(self, question: str, thinking_requested: bool, parent: QObject | None = None) -> None:
@@ -86,7 +86,7 @@ class AnswerState(QObject):
         self._pending_answer.clear()
         self.answer_text = ""
         self.reasked_from, self.withdrawn = first, withdrawn
-        self.reasked.emit()
+        self.replaced.emit()
 
     def seed_answer(self, text: str) -> None:
         """Text shown before any token arrives (the cut-off answer being continued); it does not

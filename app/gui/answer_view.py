@@ -73,7 +73,7 @@ class AnswerView(QFrame):
         state.located_changed.connect(self._show_found)
         state.progress_changed.connect(self._show_step)
         state.text_flushed.connect(self._on_text)
-        state.reasked.connect(self._on_reasked)
+        state.replaced.connect(self._on_replaced)
         state.figures_changed.connect(self._on_figures)
         state.finished.connect(self._on_finished)
         if state.located or (state.final is not None and state.final.located):
@@ -195,12 +195,12 @@ class AnswerView(QFrame):
             if self.state.thinking_tokens:
                 self._label_thinking()
 
-    def _on_reasked(self) -> None:
+    def _on_replaced(self) -> None:
         """The answer so far stated nothing: it goes, and the banner says why a new one streams."""
         self.body.set_final("", None)
-        self._show_banner(self._reasked_text(), False)
+        self._show_banner(self._replacement_text(), False)
 
-    def _reasked_text(self) -> str:
+    def _replacement_text(self) -> str:
         if self.state.withdrawn:  # answering/judge/invented.py
             return self.tr(
                 "The model's answer gave a figure ({0}) that none of the passages Folio found states "
@@ -261,7 +261,7 @@ class AnswerView(QFrame):
         elif reason == "error" or state.phase == FAILED:
             self._show_banner(self.tr("The answer failed: {0}").format(state.error or reason), False)
         elif state.reasked_from:
-            self._show_banner(self._reasked_text(), False)
+            self._show_banner(self._replacement_text(), False)
         self._show_sources()
         self.steps.show_done(reason == "cancelled" or state.stopped)
         QTimer.singleShot(0, self.updateGeometry)

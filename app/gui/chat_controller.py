@@ -198,7 +198,7 @@ def _stream(
 ) -> Answer | None:
     """On the model worker: the answer's events sent to the GUI thread as progress (the deltas in
     batches); the finished Answer, None if the stream ended without one."""
-    from app.core.api import Delta, Finished, Located, Metrics, Progress, Reasked, Retrieved
+    from app.core.api import Delta, Finished, Located, Metrics, Progress, Replaced, Retrieved
 
     final = None
     batcher = DeltaBatcher(ctx.progress)
@@ -209,7 +209,7 @@ def _stream(
         batcher.flush()
         if isinstance(event, Finished):
             final = event.answer
-        elif isinstance(event, Metrics | Retrieved | Located | Progress | Reasked):
+        elif isinstance(event, Metrics | Retrieved | Located | Progress | Replaced):
             ctx.progress(event)
     batcher.flush()
     return final
@@ -217,7 +217,7 @@ def _stream(
 
 def _apply_event(state: AnswerState, event: Any) -> None:
     """On the GUI thread: one progress event of `_stream` into the answer's state."""
-    from app.core.api import Located, Metrics, Progress, Reasked, Retrieved
+    from app.core.api import Located, Metrics, Progress, Replaced, Retrieved
 
     if isinstance(event, DeltaBatch):
         state.add_delta(event.text, event.channel, event.tokens)
@@ -231,5 +231,5 @@ def _apply_event(state: AnswerState, event: Any) -> None:
         state.set_located(event.found)
     elif isinstance(event, Progress):
         state.set_progress(event)
-    elif isinstance(event, Reasked):
+    elif isinstance(event, Replaced):
         state.restart_answer(event.first, event.withdrawn)

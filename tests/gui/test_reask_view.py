@@ -21,7 +21,7 @@ def test_the_restated_answer_is_cleared_and_the_banner_says_folio_asked_again(qt
     state.add_delta(FIRST, "answer")
     state.flush()
     assert "controls it" in view.body.toPlainText()
-    with qtbot.waitSignal(state.reasked):
+    with qtbot.waitSignal(state.replaced):
         state.restart_answer(FIRST)
     assert view.body.toPlainText().strip() == ""
     assert state.answer_text == "" and state.reasked_from == FIRST
@@ -53,7 +53,7 @@ def test_a_withdrawn_answer_says_which_figure_no_passage_states(qtbot: QtBot) ->
     qtbot.addWidget(view)
     state.add_delta(made_up, "answer")
     state.flush()
-    with qtbot.waitSignal(state.reasked):
+    with qtbot.waitSignal(state.replaced):
         state.restart_answer(made_up, "1200")
     assert view.body.toPlainText().strip() == "" and state.withdrawn == "1200"
     assert "(1200)" in view.banner_label.text() and "withdrew" in view.banner_label.text()

@@ -5,7 +5,7 @@ from __future__ import annotations
 from dataclasses import dataclass
 from pathlib import Path
 
-from app.core.answering.types import Answer, AnswerEvent, AskOptions, Delta, Finished, Reasked
+from app.core.answering.types import Answer, AnswerEvent, AskOptions, Delta, Finished, Replaced
 from app.core.config import Settings
 from app.core.embed.embedder import Embedder
 from app.core.services import build_services
@@ -20,8 +20,8 @@ class AskedOnce:
     stored: Answer  # as the chat reads it back
 
     @property
-    def reasked(self) -> list[Reasked]:
-        return [e for e in self.events if isinstance(e, Reasked)]
+    def replaced(self) -> list[Replaced]:
+        return [e for e in self.events if isinstance(e, Replaced)]
 
     def streamed(self, start: int = 0, end: int | None = None) -> str:
         """The answer text the events streamed between two event positions."""

@@ -32,15 +32,15 @@ def test_an_answer_with_a_figure_no_passage_states_is_withdrawn(
 ) -> None:
     settings = Settings(temperature=0.0, ttft_target_s=0.0, max_tokens=96)
     asked = ask_once(settings, tmp_path / "library", multilingual_embedder, MANUAL, question)
-    answer, stored, reasked = asked.answer, asked.stored, asked.reasked
-    assert len(reasked) == 1, f"the answer was not withdrawn: {answer.answer!r}"
-    figures = reasked[0].withdrawn
+    answer, stored, replacements = asked.answer, asked.stored, asked.replaced
+    assert len(replacements) == 1, f"the answer was not withdrawn: {answer.answer!r}"
+    figures = replacements[0].withdrawn
     assert figures and answer.withdrawn == figures
     # what the model wrote, kept in the trace, gave the figures; the manual states none of them
-    assert all(f in reasked[0].first.replace(",", "") for f in figures.split(", "))
+    assert all(f in replacements[0].first.replace(",", "") for f in figures.split(", "))
     replaced = figure_not_found_answer(question)
-    assert asked.streamed(asked.events.index(reasked[0])) == replaced  # what streams after it
-    assert answer.answer == replaced and answer.reasked_from == reasked[0].first
+    assert asked.streamed(asked.events.index(replacements[0])) == replaced  # what streams after it
+    assert answer.answer == replaced and answer.reasked_from == replacements[0].first
     # not verified, never "not in your documents": the figure may be in a passage not retrieved
     assert answer.complete and answer.verdict == "not_answered"
     assert stored.answer == answer.answer and stored.withdrawn == figures

@@ -26,11 +26,11 @@ def test_an_answer_that_states_nothing_is_asked_again_and_replaced(
     document.write_text(LATENCY_ZH, encoding="utf-8")
     settings = Settings(temperature=0.0, ttft_target_s=0.0, max_tokens=96, reask=True)
     asked = ask_once(settings, tmp_path / "library", multilingual_embedder, document, QUESTION)
-    answer, stored, reasked = asked.answer, asked.stored, asked.reasked
-    assert len(reasked) == 1, f"the first answer stated something: {answer.answer!r}"  # asked once only
-    cut = asked.events.index(reasked[0])
+    answer, stored, replacements = asked.answer, asked.stored, asked.replaced
+    assert len(replacements) == 1, f"the first answer stated something: {answer.answer!r}"  # asked once only
+    cut = asked.events.index(replacements[0])
     first, after = asked.streamed(0, cut), asked.streamed(cut)
-    assert reasked[0].first == first.strip() and answer.reasked_from == first.strip()
+    assert replacements[0].first == first.strip() and answer.reasked_from == first.strip()
     assert answer.answer == after.rstrip()  # the new text (and Folio's note) replaces the first
     assert answer.complete and "reask" in answer.spans and answer.spans["prefill"] > 0
     assert stored.reasked_from == answer.reasked_from and stored.answer == answer.answer

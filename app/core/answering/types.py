@@ -283,7 +283,7 @@ class Progress:
 
 
 @dataclass(frozen=True)
-class Reasked:
+class Replaced:
     """The answer streamed so far stated nothing (it repeated the question, or was a bare marker):
     Folio asks the model once more, and the text that streams next replaces it; or it gave figures
     that no passage states (`withdrawn`): Folio withdraws it, and what streams next is Folio's."""
@@ -297,4 +297,4 @@ class Finished:
     answer: Answer
 
 
-AnswerEvent = Retrieved | Located | Progress | Delta | Metrics | Reasked | Finished
+AnswerEvent = Retrieved | Located | Progress | Delta | Metrics | Replaced | Finished

@@ -30,7 +30,7 @@ from app.core.answering.types import (
     Delta,
     Finished,
     Located,
-    Reasked,
+    Replaced,
     Retrieved,
 )
 from app.core.answering.whole.whole import WholeAnswer, find_named
@@ -228,7 +228,7 @@ class Answerer:
         run.reasked_from, run.withdrawn = first, ", ".join(figures)
         run.answer = [figure_not_found_answer(run.question)]
         log.info("the answer gave figures no passage states (%s): withdrawn", run.withdrawn)
-        yield Reasked(first, run.withdrawn)
+        yield Replaced(first, run.withdrawn)
         yield Delta(run.answer[0], "answer", 0)
 
     def _reask(
@@ -243,7 +243,7 @@ class Answerer:
         }
         run.reasked_from, run.answer = first, []
         log.info("the answer stated nothing; asking again (%d prompt tokens)", len(prompt.tokens))
-        yield Reasked(first)
+        yield Replaced(first)
         if prompt.continued:  # the restatement's frame, which the model goes on from (complete_prompt)
             run.answer.append(prompt.continued)
             yield Delta(prompt.continued, "answer", 0)
