@@ -196,7 +196,8 @@ class AnswerView(QFrame):
                 self._label_thinking()
 
     def _on_replaced(self) -> None:
-        """The answer so far stated nothing: it goes, and the banner says why a new one streams."""
+        """The answer so far goes (it stated nothing, or gave a figure no passage states), and the
+        banner says why, and what streams next."""
         self.body.set_final("", None)
         self._show_banner(self._replacement_text(), False)
 

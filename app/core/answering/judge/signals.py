@@ -13,7 +13,6 @@ from app.core.answering.evidence.facts import Facts, facts_of, missing_facts
 from app.core.answering.evidence.lexical import normalize, without_lead_in
 from app.core.answering.evidence.quantities import (
     UNIT_BOUND,
-    dimensions,
     measure_another_kind,
     new_quantities,
 )
@@ -368,7 +367,7 @@ def _kind_clash(claimed: Facts, question: Facts, asked: frozenset[str]) -> bool:
     if not asked:
         return False
     new = new_quantities(claimed.quantities, question.numbers)
-    if dimensions(new):
+    if new:  # every quantity has a unit, so a dimension
         return measure_another_kind(new, asked)
     bare = claimed.numbers - question.numbers
     return bool(bare) and asked <= UNIT_BOUND
